@@ -1,0 +1,9 @@
+"""Pure rules and reducers of every game: no I/O, no clock, no randomness but the seed's.
+
+Importing the package registers every game it ships.
+"""
+
+from domain import mada as _mada  # noqa: F401  (registers the game)
+from domain.game import Game, game_names, get_game, register
+
+__all__ = ["Game", "game_names", "get_game", "register"]

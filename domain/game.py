@@ -1,0 +1,83 @@
+"""What every game provides, and the registry that finds a game by name.
+
+A game is a value (an instance of a Game subclass) registered at the bottom of its own module, as
+OpenSpiel registers its games: adding a game touches no shared code.
+
+The contract of a game, whatever its rules:
+- ``options(raw, players)`` validates and completes the creation options (defaults filled in), so
+  the header stores exactly what the record replays under;
+- ``new_game`` builds the state before any event, from the player count, seed and those options;
+- ``apply`` validates an event against the state and returns the next state (never mutates);
+- ``legal_moves`` lists complete event bodies, each of which ``apply`` accepts;
+- ``view`` renders the state as JSON, whole or with hidden information left out;
+- ``result`` is ``{"winners": [...], "scores": [...]}`` once the game is over, else None.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from typing import Any, Generic, TypeVar
+
+from domain.errors import UnknownGameError
+
+S = TypeVar("S")
+Event = Mapping[str, Any]
+
+
+class Game(ABC, Generic[S]):
+    name: str
+    rules_version: str
+    min_players: int
+    max_players: int
+
+    @abstractmethod
+    def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> S: ...
+
+    @abstractmethod
+    def apply(self, state: S, event: Event) -> S: ...
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def view(self, state: S, *, full: bool) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def result(self, state: S) -> dict[str, Any] | None: ...
+
+    def replay(
+        self, players: int, seed: int, options: Mapping[str, Any], events: Iterable[Event]
+    ) -> S:
+        """The state after ``events``: a fold of ``apply`` from the start."""
+        state = self.new_game(players, seed, options)
+        for event in events:
+            state = self.apply(state, event)
+        return state
+
+
+_REGISTRY: dict[str, Game[Any]] = {}
+
+
+def register(game: Game[Any]) -> Game[Any]:
+    if game.name in _REGISTRY:
+        raise ValueError(f"game {game.name!r} is registered twice")
+    _REGISTRY[game.name] = game
+    return game
+
+
+def get_game(name: str) -> Game[Any]:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownGameError(
+            f"no game named {name!r}; known games: {', '.join(sorted(_REGISTRY))}",
+            {"game": f"one of {sorted(_REGISTRY)}"},
+        ) from None
+
+
+def game_names() -> list[str]:
+    return sorted(_REGISTRY)

@@ -1,0 +1,459 @@
+"""The rules of Mada (spec/mada.md): setup, checking a move, and evolving the state by it.
+
+``apply`` reads an event into a typed move (its shape), ``check`` judges it against the rules, and
+``evolve`` then trusts it. Everything is O(size of the state): no replay, no legal-move listing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, Final
+
+from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
+from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
+from domain.events import is_int
+from domain.game import Event, Game, register
+from domain.mada.catalog import (
+    DEFAULT,
+    DOUBLE_LEMUR,
+    HAND_LIMIT,
+    LEMUR,
+    SCORPION,
+    Card,
+    Catalog,
+    card_order,
+    normalize_catalog,
+)
+from domain.mada.legal import legal_moves
+from domain.mada.moves import (
+    ChooseTarget,
+    Deal,
+    Draw,
+    Move,
+    Play,
+    RoundDiscard,
+    ScorpionDiscard,
+    TryLuck,
+    parse_event,
+)
+from domain.mada.state import (
+    CARDS_TO_END,
+    CHOOSE_TARGET,
+    DEAL,
+    ROUND_DISCARD,
+    SCORPION_DISCARD,
+    MadaState,
+    Pending,
+    can_draw_any,
+    can_play_any,
+    cards_to_reshuffle,
+    current_player,
+    effective_top,
+    may_play,
+    replace_at,
+    scorpion_choices,
+    without,
+)
+from domain.mada.views import result, view
+from domain.rng import SplitMix64
+
+OPTION_NAMES: Final = ("first_player", "chance", "catalog")
+
+# What the awaited decision is, for messages: "it is seat 2's turn to <...>".
+_AWAITED: Final = {
+    None: "play, draw or try their luck",
+    DEAL: "have their cards dealt (deal)",
+    SCORPION_DISCARD: "choose the hand card that goes with the Scorpion (scorpion_discard)",
+    CHOOSE_TARGET: "choose whose pile the Double Lemur swaps with (choose_target)",
+    ROUND_DISCARD: "discard after losing the round (round_discard, possibly [])",
+}
+_TURN_MOVES: Final = (Play.type, Draw.type, TryLuck.type)
+
+
+# --- setup -------------------------------------------------------------------------------------
+
+
+def setup(players: int, seed: int, first_player: int, chance: str, catalog: Catalog) -> MadaState:
+    observed = chance == OBSERVED
+    draw_pile, rng = DrawPile.new(
+        catalog.deck, observed=observed, rng=SplitMix64(seed), sort_key=card_order
+    )
+    state = MadaState(
+        players=players,
+        first_player=first_player,
+        catalog=catalog,
+        rng=rng,
+        draw_pile=draw_pile,
+        hands=((),) * players,
+        piles=((),) * players,
+        set_aside=((),) * players,
+        discard=(),
+        turn=first_player,
+        pending=Pending(DEAL, 0) if observed else None,
+        in_setup=True,
+    )
+    if observed:
+        return state
+    hands: list[tuple[Card, ...]] = [()] * players
+    for dealt in range(HAND_LIMIT * players):
+        card, draw_pile = draw_pile.draw(None)
+        hands[dealt % players] += (card,)
+    return _resolve_dealt_scorpions(replace(state, draw_pile=draw_pile, hands=tuple(hands)))
+
+
+def _resolve_dealt_scorpions(state: MadaState) -> MadaState:
+    """Dealt Scorpions resolve one at a time from seat 0; then ``first_player`` acts."""
+    while (holder := _first_scorpion_holder(state)) is not None:
+        hand = without(state.hands[holder], SCORPION)
+        state = _reveal_scorpion(_set_hand(state, holder, hand), holder)
+        if state.pending is not None:
+            return state
+    return _start_turn(replace(state, in_setup=False), state.first_player)
+
+
+def _first_scorpion_holder(state: MadaState) -> int | None:
+    return next((seat for seat, hand in enumerate(state.hands) if SCORPION in hand), None)
+
+
+# --- checking ----------------------------------------------------------------------------------
+
+
+def check(state: MadaState, move: Move) -> None:
+    """Raise IllegalMoveError, naming the rule, if the rules forbid ``move`` now."""
+    _check_awaited(state, move)
+    seat = move.player
+    hand = state.hands[seat]
+    match move:
+        case Deal(cards=cards):
+            _check_unseen(state, cards)
+        case Play(card=card, target=target):
+            if card not in hand:
+                raise IllegalMoveError(f"seat {seat} cannot play {card!r}: it is not in their hand")
+            if not may_play(state.piles[seat], card):
+                raise IllegalMoveError(
+                    f"seat {seat} cannot play {card!r} on {effective_top(state.piles[seat])!r}:"
+                    " a Cactus card must be equal to or higher than the top of the pile"
+                )
+            _check_target(seat, target)
+        case Draw(card=seen):
+            if len(hand) >= HAND_LIMIT:
+                raise IllegalMoveError(
+                    f"seat {seat} cannot draw with {len(hand)} cards in hand:"
+                    f" the hand limit is {HAND_LIMIT}"
+                )
+            _check_drawable(state, seen)
+        case TryLuck(card=seen):
+            _check_drawable(state, seen)
+        case ScorpionDiscard(card=card):
+            if card not in scorpion_choices(hand):
+                raise IllegalMoveError(
+                    f"seat {seat} cannot discard {card!r} with the Scorpion:"
+                    f" it must be one of their hand cards {list(scorpion_choices(hand))}"
+                )
+        case ChooseTarget(target=target):
+            _check_target(seat, target)
+        case RoundDiscard(cards=cards):
+            if Counter(cards) - Counter(hand):
+                raise IllegalMoveError(
+                    f"seat {seat} cannot discard {list(cards)}:"
+                    f" the loser discards only cards from their hand {list(hand)}"
+                )
+
+
+def _check_awaited(state: MadaState, move: Move) -> None:
+    """The move is the decision awaited, made by the seat it is awaited from."""
+    actor = current_player(state)
+    kind = state.pending.kind if state.pending is not None else None
+    awaited = _AWAITED[kind]
+    if move.player != actor:
+        raise IllegalMoveError(
+            f"it is seat {actor}'s turn to {awaited}: seat {move.player} cannot {move.type} now"
+        )
+    allowed = _TURN_MOVES if kind is None else (kind,)
+    if move.type not in allowed:
+        raise IllegalMoveError(f"seat {actor} must {awaited}, not {move.type}")
+
+
+def _check_target(seat: int, target: int | None) -> None:
+    if target == seat:
+        raise IllegalMoveError(
+            f"seat {seat} cannot swap piles with themselves:"
+            " a Double Lemur swaps with another player"
+        )
+
+
+def _check_unseen(state: MadaState, cards: tuple[Card, ...]) -> None:
+    missing = Counter(cards) - Counter(state.draw_pile.cards)
+    if missing:
+        raise IllegalMoveError(
+            f"cannot deal {list(cards)}: {sorted(missing.elements(), key=card_order)} "
+            "would be more copies than the deck still holds unseen"
+        )
+
+
+def _check_drawable(state: MadaState, seen: Card | None) -> None:
+    if not can_draw_any(state):
+        raise IllegalMoveError(
+            "no card can be drawn: the draw pile is empty and a reshuffle would gather nothing"
+        )
+    if seen is not None:
+        unseen = state.draw_pile.cards or cards_to_reshuffle(state)
+        if seen not in unseen:
+            raise IllegalMoveError(
+                f"{seen!r} cannot be drawn: no such card is left in the draw pile"
+                + ("" if state.draw_pile else " once the discards are reshuffled")
+            )
+
+
+# --- evolving ----------------------------------------------------------------------------------
+
+
+def evolve(state: MadaState, move: Move) -> MadaState:
+    """The state after ``move``, which ``check`` has accepted."""
+    seat = move.player
+    match move:
+        case Deal(cards=cards):
+            return _deal(state, seat, cards)
+        case Play(card=card, target=target):
+            state = _set_hand(state, seat, without(state.hands[seat], card))
+            if card == DOUBLE_LEMUR:
+                # The event may leave out the target only with two players: then, the opponent.
+                opponent = 1 - seat if target is None else target
+                state = _swap_piles(_to_discard(state, card), seat, opponent)
+            else:
+                state = _onto_pile(state, seat, card)
+            return _pass_turn(state, seat)
+        case Draw(card=seen):
+            card, state = _draw(state, seen)
+            if card == SCORPION:
+                return _after_scorpion(_reveal_scorpion(state, seat))
+            return _pass_turn(_set_hand(state, seat, (*state.hands[seat], card)), seat)
+        case TryLuck(card=seen):
+            return _try_luck(state, seat, seen)
+        case ScorpionDiscard(card=card):
+            state = replace(_discard_from_hand(state, seat, card), pending=None)
+            return _after_scorpion(state)
+        case ChooseTarget(target=target):
+            return _pass_turn(_swap_piles(replace(state, pending=None), seat, target), seat)
+        case RoundDiscard(cards=cards):
+            for card in cards:
+                state = _discard_from_hand(state, seat, card)
+            return _start_turn(replace(state, pending=None), (seat + 1) % state.players)
+
+
+def _deal(state: MadaState, seat: int, cards: tuple[Card, ...]) -> MadaState:
+    draw_pile = state.draw_pile
+    for card in cards:
+        _, draw_pile = draw_pile.draw(card)
+    state = replace(state, draw_pile=draw_pile, hands=replace_at(state.hands, seat, cards))
+    if seat + 1 < state.players:
+        return replace(state, pending=Pending(DEAL, seat + 1))
+    return _resolve_dealt_scorpions(replace(state, pending=None))
+
+
+def _try_luck(state: MadaState, seat: int, seen: Card | None) -> MadaState:
+    card, state = _draw(state, seen)
+    if card == SCORPION:
+        return _after_scorpion(_reveal_scorpion(state, seat))
+    if card == DOUBLE_LEMUR:
+        state = _to_discard(state, card)
+        if state.players == 2:
+            return _pass_turn(_swap_piles(state, seat, 1 - seat), seat)
+        return replace(state, pending=Pending(CHOOSE_TARGET, seat))
+    pile = state.piles[seat]
+    lost = isinstance(card, int) and not may_play(pile, card)
+    # A losing card still lands on the pile, and goes to the discard with it.
+    state = _onto_pile(state, seat, card)
+    return _lose_round(state, seat) if lost else _pass_turn(state, seat)
+
+
+def _draw(state: MadaState, seen: Card | None) -> tuple[Card, MadaState]:
+    if not state.draw_pile:
+        state = _reshuffle(state)
+    card, draw_pile = state.draw_pile.draw(seen)
+    return card, replace(state, draw_pile=draw_pile)
+
+
+def _reshuffle(state: MadaState) -> MadaState:
+    draw_pile, rng = DrawPile.new(
+        cards_to_reshuffle(state), observed=state.observed, rng=state.rng, sort_key=card_order
+    )
+    tops = tuple(pile[-1:] for pile in state.piles)
+    return replace(state, draw_pile=draw_pile, rng=rng, discard=(), piles=tops)
+
+
+def _reveal_scorpion(state: MadaState, seat: int) -> MadaState:
+    """The Scorpion goes on the discard; a hand card follows it now, or once its holder chooses."""
+    state = _to_discard(state, SCORPION)
+    choices = scorpion_choices(state.hands[seat])
+    if len(choices) > 1:
+        return replace(state, pending=Pending(SCORPION_DISCARD, seat))
+    if choices:
+        state = _discard_from_hand(state, seat, choices[0])
+    return state
+
+
+def _after_scorpion(state: MadaState) -> MadaState:
+    """Once a Scorpion is resolved whole: the setup goes on, or the turn passes."""
+    if state.pending is not None:
+        return state
+    if state.in_setup:
+        return _resolve_dealt_scorpions(state)
+    return _pass_turn(state, state.turn)
+
+
+def _onto_pile(state: MadaState, seat: int, card: Card) -> MadaState:
+    pile = state.piles[seat]
+    pile = _lemur_drags(pile) if card == LEMUR else (*pile, card)
+    return replace(state, piles=replace_at(state.piles, seat, pile))
+
+
+def _lemur_drags(pile: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The Lemur takes the top card and the equal cards right below it down to the bottom.
+
+    ``[a, 5, 7, 7] + Lemur`` becomes ``[7, 7, lemur, a, 5]``; a top Lemur is taken alone.
+    """
+    if not pile:
+        return (LEMUR,)
+    top = pile[-1]
+    start = len(pile) - 1
+    if top != LEMUR:
+        while start > 0 and pile[start - 1] == top:
+            start -= 1
+    return (*pile[start:], LEMUR, *pile[:start])
+
+
+def _lose_round(state: MadaState, loser: int) -> MadaState:
+    set_aside = list(state.set_aside)
+    discard = list(state.discard)
+    for seat, pile in enumerate(state.piles):
+        # A top Lemur is not set aside (a ruling): it goes to the discard with the rest.
+        if seat != loser and pile and isinstance(pile[-1], int):
+            set_aside[seat] += (pile[-1],)
+            pile = pile[:-1]
+        discard.extend(pile)
+    state = replace(
+        state,
+        set_aside=tuple(set_aside),
+        discard=tuple(discard),
+        piles=((),) * state.players,
+    )
+    if any(len(cards) >= CARDS_TO_END for cards in state.set_aside):
+        return replace(state, finished=True, pending=None)
+    state = replace(state, round=state.round + 1)
+    if state.hands[loser]:
+        return replace(state, pending=Pending(ROUND_DISCARD, loser))
+    return _start_turn(state, (loser + 1) % state.players)
+
+
+def _pass_turn(state: MadaState, seat: int) -> MadaState:
+    return _start_turn(state, (seat + 1) % state.players)
+
+
+def _start_turn(state: MadaState, seat: int) -> MadaState:
+    """``seat`` acts, or the first seat clockwise from it with a move (the others pass).
+
+    When nobody can move, the game ends and is scored as it stands (a ruling).
+    """
+    drawable = can_draw_any(state)
+    for step in range(state.players):
+        candidate = (seat + step) % state.players
+        if drawable or can_play_any(state, candidate):
+            return replace(state, turn=candidate, pending=None)
+    return replace(state, finished=True, pending=None)
+
+
+def _swap_piles(state: MadaState, seat: int, target: int) -> MadaState:
+    piles = replace_at(state.piles, seat, state.piles[target])
+    return replace(state, piles=replace_at(piles, target, state.piles[seat]))
+
+
+def _set_hand(state: MadaState, seat: int, hand: tuple[Card, ...]) -> MadaState:
+    return replace(state, hands=replace_at(state.hands, seat, hand))
+
+
+def _to_discard(state: MadaState, card: Card) -> MadaState:
+    return replace(state, discard=(*state.discard, card))
+
+
+def _discard_from_hand(state: MadaState, seat: int, card: Card) -> MadaState:
+    return _to_discard(_set_hand(state, seat, without(state.hands[seat], card)), card)
+
+
+# --- the game ----------------------------------------------------------------------------------
+
+
+class Mada(Game[MadaState]):
+    name = "mada"
+    rules_version = "mada/1"
+    min_players = 2
+    max_players = 5
+
+    def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
+        self._check_players(players)
+        if not isinstance(raw, Mapping):
+            raise InvalidOptionsError("options must be a JSON object", {"options": "an object"})
+        unknown = [str(name) for name in raw if name not in OPTION_NAMES]
+        if unknown:
+            raise InvalidOptionsError(
+                f"unknown option(s) for mada: {', '.join(unknown)};"
+                f" the options are {', '.join(OPTION_NAMES)}",
+                {name: "unknown option" for name in unknown},
+            )
+        first_player = raw.get("first_player", 0)
+        if not is_int(first_player) or not 0 <= first_player < players:
+            raise InvalidOptionsError(
+                f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}",
+                {"first_player": f"a seat 0..{players - 1}"},
+            )
+        chance = raw.get("chance", SEEDED)
+        if chance not in CHANCE_MODES:
+            raise InvalidOptionsError(
+                f"chance must be 'seeded' or 'observed', got {chance!r}",
+                {"chance": "'seeded' or 'observed'"},
+            )
+        options: dict[str, Any] = {"first_player": int(first_player), "chance": chance}
+        if "catalog" in raw:
+            options["catalog"] = normalize_catalog(raw["catalog"], players)
+        return options
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> MadaState:
+        # Options are normalized again (it is cheap and idempotent) so that no caller can start a
+        # game from options that were never checked.
+        checked = self.options(options, players)
+        if not is_int(seed) or not 0 <= seed < 2**64:
+            raise InvalidOptionsError(
+                f"the seed must be an integer from 0 to 2**64 - 1, got {seed!r}",
+                {"seed": "an integer 0..2**64-1"},
+            )
+        catalog = Catalog.from_json(checked["catalog"]) if "catalog" in checked else DEFAULT
+        return setup(players, seed, checked["first_player"], checked["chance"], catalog)
+
+    def apply(self, state: MadaState, event: Event) -> MadaState:
+        if state.finished:
+            raise GameFinishedError("the game is over: no move can follow its end")
+        move = parse_event(state, event)
+        check(state, move)
+        return replace(evolve(state, move), version=state.version + 1)
+
+    def legal_moves(self, state: MadaState) -> list[dict[str, Any]]:
+        return legal_moves(state)
+
+    def view(self, state: MadaState, *, full: bool) -> dict[str, Any]:
+        return view(state, full=full)
+
+    def result(self, state: MadaState) -> dict[str, Any] | None:
+        return result(state)
+
+    def _check_players(self, players: int) -> None:
+        if not is_int(players) or not self.min_players <= players <= self.max_players:
+            raise InvalidOptionsError(
+                f"mada is played by {self.min_players} to {self.max_players} players,"
+                f" not {players!r}",
+                {"players": f"{self.min_players} to {self.max_players} players"},
+            )
+
+
+MADA: Final = register(Mada())

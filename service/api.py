@@ -1,0 +1,217 @@
+"""HTTP resources of spec/api.md. Views parse, call the game service and answer; errors are raised.
+
+Responses are serialised with orjson and returned as ready ``Response`` objects (flask-smorest then
+leaves them as they are); the ``@blp.response`` schemas still document them in the OpenAPI file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, request, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from webargs.flaskparser import FlaskParser
+
+from service.errors import InvalidRequestError
+from service.games import GameService
+from service.jsonio import json_response
+from service.schemas import (
+    AppendedSchema,
+    CreatedGameSchema,
+    CreateGameSchema,
+    ErrorSchema,
+    EventListSchema,
+    EventSchema,
+    EventsQuerySchema,
+    GameListQuerySchema,
+    GameListSchema,
+    GameSchema,
+    LegalMovesSchema,
+    StateQuerySchema,
+)
+from service.store import GameRecord
+
+
+class _Parser(FlaskParser):
+    # The contract answers malformed requests with 400 invalid_request, not webargs' 422.
+    DEFAULT_VALIDATION_STATUS = 400
+
+
+class ApiBlueprint(Blueprint):
+    ARGUMENTS_PARSER = _Parser()
+
+
+games = ApiBlueprint("games", __name__, description="Record, replay and audit games")
+
+_ERRORS = {
+    400: "invalid_request",
+    401: "unauthorized",
+    404: "not_found",
+    409: "version_conflict, game_finished or idempotency_conflict",
+    413: "too_large",
+    422: "illegal_move",
+    503: "unavailable",
+}
+
+
+def _errors(*statuses: int) -> Any:
+    """Document the contract's error body for the statuses a view can answer."""
+
+    def decorate(view: Any) -> Any:
+        for status in statuses:
+            view = games.alt_response(status, schema=ErrorSchema, description=_ERRORS[status])(view)
+        return view
+
+    return decorate
+
+
+def service() -> GameService:
+    game_service: GameService = current_app.extensions["tabletape"]
+    return game_service
+
+
+def bearer_token() -> str | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def if_match_version() -> int | None:
+    """``If-Match: 3`` or ``If-Match: "3"``; None when absent."""
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    value = raw.strip().removeprefix("W/").strip('"')
+    if not value.isdigit():
+        raise InvalidRequestError(
+            f'If-Match must be a version number such as 3 or "3", got {raw!r}',
+            {"If-Match": "a version number"},
+        )
+    return int(value)
+
+
+def game_json(record: GameRecord) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": record.id,
+        **record.header,
+        "version": record.version,
+        "status": record.status,
+        "created_at": record.created_at,
+    }
+    if record.status != "active":
+        body["finished_at"] = record.finished_at
+        body["result"] = record.result
+    return body
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+@games.route("/games")
+class Games(MethodView):
+    @games.arguments(GameListQuerySchema, location="query")
+    @games.response(200, GameListSchema)
+    @_errors(400, 503)
+    def get(self, query: dict[str, Any]) -> Any:
+        """Games, newest first, filtered by game, status or player; paginated by cursor."""
+        cursor = query["cursor"]
+        if cursor is not None and not cursor.isdigit():
+            raise InvalidRequestError(
+                "cursor must be a next_cursor this endpoint returned", {"cursor": "invalid"}
+            )
+        found, next_cursor = service().list(
+            game=query["game"],
+            status=query["status"],
+            player=query["player"],
+            limit=query["limit"],
+            cursor=int(cursor) if cursor is not None else None,
+        )
+        return json_response(
+            {
+                "games": [game_json(record) for record in found],
+                "next_cursor": str(next_cursor) if next_cursor is not None else None,
+            }
+        )
+
+    @games.arguments(CreateGameSchema)
+    @games.response(201, CreatedGameSchema)
+    @_errors(400, 413, 503)
+    def post(self, body: dict[str, Any]) -> Any:
+        """Create a game; the answer carries the recorder's token, returned only here."""
+        record, token = service().create(
+            body["game"], body["players"], body["seed"], body["options"]
+        )
+        headers = {"Location": url_for("games.Game", game_id=record.id), **etag(0)}
+        return json_response({**game_json(record), "token": token}, 201, headers)
+
+
+@games.route("/games/<game_id>")
+class Game(MethodView):
+    @games.response(200, GameSchema)
+    @_errors(404, 503)
+    def get(self, game_id: str) -> Any:
+        """One game: its header, version, status and, once over, its result."""
+        record = service().get(game_id)
+        return json_response(game_json(record), headers=etag(record.version))
+
+
+@games.route("/games/<game_id>/events")
+class Events(MethodView):
+    @games.arguments(EventsQuerySchema, location="query")
+    @games.response(200, EventListSchema)
+    @_errors(400, 404, 503)
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The stored events in order, each with seq, type, its fields, at and hash."""
+        record = service().get(game_id)
+        events = service().events(record, query["first"], query["limit"])
+        return json_response(
+            {"events": [event.as_json() for event in events], "version": record.version},
+            headers=etag(record.version),
+        )
+
+    @games.arguments(EventSchema)
+    @games.response(201, AppendedSchema)
+    @_errors(400, 401, 404, 409, 413, 422, 503)
+    def post(self, event: dict[str, Any], game_id: str) -> Any:
+        """Append one move, validated by the game's rules (Bearer token; If-Match and
+        Idempotency-Key optional)."""
+        outcome = service().append(
+            game_id,
+            bearer_token(),
+            event,
+            if_match=if_match_version(),
+            idempotency_key=request.headers.get("Idempotency-Key") or None,
+        )
+        return json_response(outcome.response, 201, etag(outcome.version))
+
+
+@games.route("/games/<game_id>/state")
+class State(MethodView):
+    @games.arguments(StateQuerySchema, location="query")
+    @games.response(200, description="the game's state object (fields per game)")
+    @_errors(400, 404, 503)
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The state after the first ``at`` events (default: all). Full with the token or once
+        the game is over; without, hidden information is left out."""
+        record = service().get(game_id)
+        at = query["at"]
+        if at is not None and at > record.version:
+            raise InvalidRequestError(
+                f"at={at} is past the game's {record.version} events",
+                {"at": f"0 to {record.version}"},
+            )
+        full = record.status != "active" or service().authorize(record, bearer_token())
+        view = service().view(record, at, full=full)
+        return json_response(view, headers=etag(record.version))
+
+
+@games.route("/games/<game_id>/legal")
+class Legal(MethodView):
+    @games.response(200, LegalMovesSchema)
+    @_errors(404, 503)
+    def get(self, game_id: str) -> Any:
+        """The moves that may be appended now, as complete event bodies."""
+        record = service().get(game_id)
+        moves = service().legal_moves(record) if record.status == "active" else []
+        return json_response({"moves": moves}, headers=etag(record.version))

@@ -1,0 +1,60 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import redis
+from flask import Flask
+from flask_smorest import Api
+
+import domain  # noqa: F401  (registers every game)
+from service.api import games
+from service.config import load_config
+from service.embedded import ensure_embedded_redis
+from service.errors import register_error_handlers
+from service.games import GameService
+from service.health import health
+from service.schemas import ErrorSchema
+from service.store import EventStore
+
+
+class TabletapeApi(Api):
+    # Errors are answered by service.errors in the contract's shape, not flask-smorest's.
+    ERROR_SCHEMA = ErrorSchema
+
+    def _register_error_handlers(self) -> None:
+        pass
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    settings = load_config(config)
+    app = Flask("tabletape")
+    app.config.update(settings)
+    app.config.update(
+        API_TITLE="Tabletape",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="/docs",
+        OPENAPI_SWAGGER_UI_URL="/swagger-ui/",
+    )
+    client = settings.get("REDIS_CLIENT") or redis_client(settings)
+    store = EventStore(client, prefix=settings["KEY_PREFIX"])
+    app.extensions["tabletape"] = GameService(store, settings["STATE_CACHE_SIZE"])
+    app.extensions["tabletape.redis"] = client
+
+    api = TabletapeApi(app)
+    api.register_blueprint(games)
+    api.register_blueprint(health)
+    register_error_handlers(app)
+    return app
+
+
+def redis_client(settings: Mapping[str, Any]) -> redis.Redis:
+    url = settings["REDIS_URL"] or ensure_embedded_redis(settings["DATA_DIR"])
+    return redis.Redis.from_url(
+        url, decode_responses=True, socket_timeout=5, socket_connect_timeout=2
+    )

@@ -1,0 +1,33 @@
+"""Configuration: defaults, then the environment, then a mapping passed to create_app (tests)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    # Unset: the service starts an embedded Redis of its own, keeping its data in DATA_DIR.
+    "REDIS_URL": None,
+    "DATA_DIR": ".data",
+    "ARCHIVE_DIR": None,  # default: DATA_DIR/archive
+    "KEY_PREFIX": "tt:",
+    # The contract's SHOULD: bodies over 64 KiB are refused with 413 too_large.
+    "MAX_CONTENT_LENGTH": 64 * 1024,
+    "STATE_CACHE_SIZE": 4096,
+}
+
+# Environment variables read, each named after its setting.
+_FROM_ENVIRONMENT = ("REDIS_URL", "DATA_DIR", "ARCHIVE_DIR", "KEY_PREFIX")
+
+
+def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    config = dict(DEFAULTS)
+    for name in _FROM_ENVIRONMENT:
+        value = os.environ.get(f"TABLETAPE_{name}") or os.environ.get(name)
+        if value:
+            config[name] = value
+    config.update(overrides or {})
+    if not config["ARCHIVE_DIR"]:
+        config["ARCHIVE_DIR"] = os.path.join(config["DATA_DIR"], "archive")
+    return config

@@ -1,0 +1,156 @@
+"""Errors of the service, and the one place that turns any error into the contract's error body.
+
+Views raise; they never build error bodies. Every error, whatever its status, answers
+``{"error": {"code": ..., "message": ..., "details": {...}}}`` (spec/api.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import redis
+from flask import Flask, Response
+from werkzeug.exceptions import HTTPException
+
+from domain.errors import (
+    GameFinishedError,
+    IllegalMoveError,
+    InvalidEventError,
+    InvalidOptionsError,
+    TabletapeError,
+    UnknownGameError,
+)
+
+log = logging.getLogger(__name__)
+
+
+class NotFoundError(TabletapeError):
+    pass
+
+
+class UnauthorizedError(TabletapeError):
+    pass
+
+
+class InvalidRequestError(TabletapeError):
+    pass
+
+
+class VersionConflictError(TabletapeError):
+    def __init__(self, current_version: int, expected: int | None) -> None:
+        if expected is None:
+            message = "too many writers at once: read the game again and retry"
+        else:
+            message = (
+                f"If-Match names version {expected}, but the game is at version"
+                f" {current_version}: read it again before appending"
+            )
+        super().__init__(message, {"current_version": current_version})
+
+
+class IdempotencyConflictError(TabletapeError):
+    def __init__(self, key: str) -> None:
+        super().__init__(
+            f"Idempotency-Key {key!r} was already used with another body; use a new key",
+            {"idempotency_key": key},
+        )
+
+
+# (status, code) for each error the service or the domain raises on purpose.
+_STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
+    InvalidRequestError: (400, "invalid_request"),
+    InvalidOptionsError: (400, "invalid_request"),
+    InvalidEventError: (400, "invalid_request"),
+    UnknownGameError: (400, "invalid_request"),
+    UnauthorizedError: (401, "unauthorized"),
+    NotFoundError: (404, "not_found"),
+    VersionConflictError: (409, "version_conflict"),
+    IdempotencyConflictError: (409, "idempotency_conflict"),
+    GameFinishedError: (409, "game_finished"),
+    IllegalMoveError: (422, "illegal_move"),
+}
+
+# Codes for errors that Flask, werkzeug or webargs raise before a view runs.
+_CODE_OF_STATUS = {
+    400: "invalid_request",
+    401: "unauthorized",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "invalid_request",
+    422: "illegal_move",
+    429: "rate_limited",
+    503: "unavailable",
+}
+
+
+def error_response(
+    status: int, code: str, message: str, details: dict[str, Any] | None = None
+) -> Response:
+    from service.jsonio import json_response
+
+    body = {"error": {"code": code, "message": message, "details": details or {}}}
+    return json_response(body, status)
+
+
+def _domain_error(error: TabletapeError) -> Response:
+    status, code = next(
+        (_STATUS_OF[kind] for kind in type(error).__mro__ if kind in _STATUS_OF),
+        (400, "invalid_request"),
+    )
+    return error_response(status, code, error.message, error.details)
+
+
+def _http_error(error: HTTPException) -> Response:
+    status = error.code or 500
+    code = _CODE_OF_STATUS.get(status, "error")
+    data = getattr(error, "data", None) or {}
+    details: dict[str, Any] = {}
+    # webargs puts marshmallow's messages, keyed by location ("json", "query"...), in data.
+    messages = data.get("messages") or data.get("errors")
+    if isinstance(messages, dict):
+        for fields in messages.values():
+            if isinstance(fields, dict):
+                details.update(fields)
+            else:
+                details["body"] = fields
+    message = data.get("message") or _MESSAGES.get(status) or error.description or error.name
+    if status == 400 and details and "message" not in data:
+        message = "the request is invalid: " + "; ".join(
+            f"{field}: {_first(reason)}" for field, reason in details.items()
+        )
+    return error_response(status, code, message, details)
+
+
+_MESSAGES = {
+    404: "no such resource: check the path",
+    405: "this method is not allowed on this path",
+    413: "the request body is over the size limit",
+}
+
+
+def _first(reason: Any) -> str:
+    if isinstance(reason, list) and reason:
+        return str(reason[0])
+    return str(reason)
+
+
+def _store_down(error: Exception) -> Response:
+    log.warning("store unavailable: %s", error)
+    return error_response(503, "unavailable", "the store cannot be reached; nothing was written")
+
+
+def _unexpected(error: Exception) -> Response:
+    # Never a stack trace in a body; the log keeps it for whoever runs the service.
+    log.exception("unexpected error", exc_info=error)
+    return error_response(500, "internal", "something went wrong on our side; the error is logged")
+
+
+def register_error_handlers(app: Flask) -> None:
+    app.register_error_handler(TabletapeError, _domain_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(redis.ConnectionError, _store_down)
+    app.register_error_handler(redis.TimeoutError, _store_down)
+    app.register_error_handler(Exception, _unexpected)

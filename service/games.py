@@ -1,0 +1,275 @@
+"""The use cases of the API: create a game, append a move, read its events and states.
+
+This is where the pure reducers of ``domain`` meet the event store: every move is validated by the
+game's rules against the latest state before the store appends it, atomically, at that version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from domain import get_game
+from domain.errors import GameFinishedError, InvalidOptionsError
+from domain.game import Event, Game
+from service.errors import (
+    IdempotencyConflictError,
+    NotFoundError,
+    UnauthorizedError,
+    VersionConflictError,
+)
+from service.store import (
+    Appended,
+    Conflict,
+    EventStore,
+    Finished,
+    GameRecord,
+    Replayed,
+    StoredEvent,
+    canonical_json,
+    chain_hash,
+    header_hash,
+)
+
+# Appends without If-Match retry this often when another writer got in between; each retry
+# re-validates the move against the newer state.
+_MAX_APPEND_ATTEMPTS = 50
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    response: dict[str, Any]
+    version: int
+    game_finished: bool
+
+
+class StateCache:
+    """The latest state of recently played games, per process, with the version it is at.
+
+    A cached state is a pure value: a stale one is caught up with the events after its version,
+    a missing one is rebuilt from the stream. It saves an append from replaying the whole game.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> tuple[int, Any] | None:
+        with self._lock:
+            entry = self._states.get(game_id)
+            if entry is not None:
+                self._states.move_to_end(game_id)
+            return entry
+
+    def put(self, game_id: str, version: int, state: Any) -> None:
+        with self._lock:
+            current = self._states.get(game_id)
+            if current is not None and current[0] > version:
+                return
+            self._states[game_id] = (version, state)
+            self._states.move_to_end(game_id)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)
+
+
+class GameService:
+    def __init__(self, store: EventStore, state_cache_size: int = 4096) -> None:
+        self.store = store
+        self.cache = StateCache(state_cache_size)
+
+    # Creating and finding games ------------------------------------------------------------------
+    def create(
+        self,
+        game_name: str,
+        players: list[str],
+        seed: int | None,
+        options: dict[str, Any],
+    ) -> tuple[GameRecord, str]:
+        game = get_game(game_name)
+        if not game.min_players <= len(players) <= game.max_players:
+            raise InvalidOptionsError(
+                f"{game_name} is played by {game.min_players} to {game.max_players} players,"
+                f" not {len(players)}",
+                {"players": f"{game.min_players} to {game.max_players} names"},
+            )
+        normalized = game.options(options, len(players))
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "big")
+        # Built once here so that a bad combination fails the creation, not the first move.
+        game.new_game(len(players), seed, normalized)
+        token = secrets.token_urlsafe(24)
+        while True:
+            header = {
+                "game": game_name,
+                "players": players,
+                "seed": seed,
+                "options": normalized,
+                "rules_version": game.rules_version,
+            }
+            record = GameRecord(
+                id=secrets.token_hex(8),
+                created_at=utc_now(),
+                version=0,
+                status="active",
+                head_hash=header_hash(header),
+                token_sha256=token_digest(token),
+                **header,
+            )
+            if self.store.create(record):
+                return record, token
+
+    def get(self, game_id: str) -> GameRecord:
+        record = self.store.get(game_id)
+        if record is None:
+            raise NotFoundError(f"no game with id {game_id!r}")
+        return record
+
+    def authorize(self, record: GameRecord, token: str | None) -> bool:
+        return token is not None and hmac.compare_digest(token_digest(token), record.token_sha256)
+
+    def list(
+        self, *, game: str, status: str, player: str, limit: int, cursor: int | None
+    ) -> tuple[list[GameRecord], int | None]:
+        """Newest games first; the cursor is the creation serial the next page starts below."""
+        found: list[GameRecord] = []
+        below = cursor
+        while True:
+            rows = self.store.newest(game=game, player=player, below=below)
+            records = self.store.get_many([game_id for game_id, _ in rows])
+            for record, (_, serial) in zip(records, rows, strict=True):
+                if record is None or (game and record.game != game):
+                    continue
+                if status and record.status != status:
+                    continue
+                found.append(record)
+                if len(found) == limit:
+                    return found, serial
+            if len(rows) < self.store.PAGE:
+                return found, None
+            below = rows[-1][1]
+
+    # Appending ------------------------------------------------------------------------------------
+    def append(
+        self,
+        game_id: str,
+        token: str | None,
+        event: Event,
+        *,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> AppendResult:
+        body = canonical_json(event)
+        body_digest = hashlib.sha256(body.encode()).hexdigest()
+        for _ in range(_MAX_APPEND_ATTEMPTS):
+            record = self.get(game_id)
+            if not self.authorize(record, token):
+                raise UnauthorizedError("appending needs the game's token as a Bearer token")
+            if idempotency_key:
+                prior = self.store.idempotency_record(game_id, idempotency_key)
+                if prior is not None:
+                    return _replay_idempotent(prior, body_digest, idempotency_key)
+            if record.status != "active":
+                raise GameFinishedError(f"game {game_id} is over: no move can be added")
+            if if_match is not None and if_match != record.version:
+                raise VersionConflictError(record.version, if_match)
+
+            game = get_game(record.game)
+            state = game.apply(self.state(record), event)
+            seq = record.version + 1
+            at = utc_now()
+            event_hash = chain_hash(record.head_hash, body)
+            result = game.result(state)
+            stored = StoredEvent(seq=seq, body=dict(event), at=at, hash=event_hash)
+            response = {
+                "seq": seq,
+                "version": seq,
+                "event": stored.as_json(),
+                "state": game.view(state, full=True),
+            }
+            outcome = self.store.append(
+                game_id,
+                expected_version=record.version,
+                canonical_body=body,
+                at=at,
+                hash=event_hash,
+                result=result,
+                idempotency_key=idempotency_key,
+                idempotency_record=(
+                    orjson.dumps({"body_sha256": body_digest, "response": response}).decode()
+                    if idempotency_key
+                    else ""
+                ),
+            )
+            match outcome:
+                case Appended():
+                    self.cache.put(game_id, seq, state)
+                    return AppendResult(response, seq, result is not None)
+                case Replayed(prior):
+                    return _replay_idempotent(prior, body_digest, idempotency_key or "")
+                case Finished():
+                    raise GameFinishedError(f"game {game_id} is over: no move can be added")
+                case Conflict(current) if if_match is not None:
+                    raise VersionConflictError(current, if_match)
+                case Conflict():
+                    continue  # another writer appended first: validate against the new state
+                case _:
+                    raise NotFoundError(f"no game with id {game_id!r}")
+        raise VersionConflictError(self.get(game_id).version, None)
+
+    # Reading --------------------------------------------------------------------------------------
+    def state(self, record: GameRecord, at: int | None = None) -> Any:
+        """The state after the first ``at`` events (default: all), from the cache when it serves."""
+        game = get_game(record.game)
+        target = record.version if at is None else at
+        cached = self.cache.get(record.id)
+        if cached is not None and cached[0] <= target:
+            version, state = cached
+        else:
+            version, state = 0, self._initial_state(game, record)
+        if version < target:
+            for stored in self.store.events(record.id, version + 1, target):
+                state = game.apply(state, stored.body)
+            if target == record.version:
+                self.cache.put(record.id, target, state)
+        return state
+
+    def view(self, record: GameRecord, at: int | None, *, full: bool) -> dict[str, Any]:
+        game = get_game(record.game)
+        return game.view(self.state(record, at), full=full)
+
+    def legal_moves(self, record: GameRecord) -> list[dict[str, Any]]:
+        game = get_game(record.game)
+        return game.legal_moves(self.state(record))
+
+    def events(self, record: GameRecord, first: int, limit: int) -> list[StoredEvent]:
+        return self.store.events(record.id, first, first + limit - 1)
+
+    @staticmethod
+    def _initial_state(game: Game[Any], record: GameRecord) -> Any:
+        return game.new_game(len(record.players), record.seed, record.options)
+
+
+def _replay_idempotent(prior: str, body_digest: str, key: str) -> AppendResult:
+    stored = orjson.loads(prior)
+    if stored["body_sha256"] != body_digest:
+        raise IdempotencyConflictError(key)
+    response = stored["response"]
+    return AppendResult(response, response["version"], response["state"].get("status") != "active")

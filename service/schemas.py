@@ -1,0 +1,120 @@
+"""Marshmallow schemas: they validate requests and, through flask-smorest, write the OpenAPI doc.
+
+Event bodies differ per game and are checked by each game's own rules (``domain``), so the event
+schema only fixes what every event has: its ``type``.
+"""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+MAX_SEED = 2**64 - 1
+
+
+class ErrorDetailSchema(Schema):
+    code = fields.String(required=True, metadata={"example": "illegal_move"})
+    message = fields.String(required=True)
+    details = fields.Dict(required=True)
+
+
+class ErrorSchema(Schema):
+    error = fields.Nested(ErrorDetailSchema, required=True)
+
+
+class CreateGameSchema(Schema):
+    game = fields.String(required=True, metadata={"example": "mada"})
+    players = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        required=True,
+        validate=validate.Length(min=1, max=16),
+        metadata={"example": ["Ana", "Ben", "Caro"]},
+    )
+    seed = fields.Integer(
+        strict=True, validate=validate.Range(min=0, max=MAX_SEED), load_default=None
+    )
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+
+
+class ResultSchema(Schema):
+    winners = fields.List(fields.Integer())
+    scores = fields.List(fields.Raw())
+
+
+class GameSchema(Schema):
+    id = fields.String()
+    game = fields.String()
+    players = fields.List(fields.String())
+    seed = fields.Integer()
+    options = fields.Dict()
+    rules_version = fields.String()
+    version = fields.Integer()
+    status = fields.String(metadata={"enum": ["active", "finished", "archived"]})
+    created_at = fields.String()
+    finished_at = fields.String()
+    result = fields.Nested(ResultSchema)
+
+
+class CreatedGameSchema(GameSchema):
+    token = fields.String(metadata={"description": "the recorder's secret, returned only here"})
+
+
+class GameListQuerySchema(Schema):
+    game = fields.String(load_default="")
+    status = fields.String(
+        validate=validate.OneOf(["active", "finished", "archived"]), load_default=""
+    )
+    player = fields.String(load_default="")
+    limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
+    cursor = fields.String(load_default=None)
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class EventSchema(Schema):
+    """One move. Its other fields are the game's (see each game's section of the contract)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, metadata={"example": "play"})
+
+
+class StoredEventSchema(EventSchema):
+    seq = fields.Integer()
+    at = fields.String()
+    hash = fields.String()
+
+
+class AppendedSchema(Schema):
+    seq = fields.Integer()
+    version = fields.Integer()
+    event = fields.Nested(StoredEventSchema)
+    state = fields.Dict()
+
+
+class EventsQuerySchema(Schema):
+    # "from" is a Python keyword: the field is named by data_key.
+    first = fields.Integer(data_key="from", validate=validate.Range(min=1), load_default=1)
+    limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=1000)
+
+
+class EventListSchema(Schema):
+    events = fields.List(fields.Nested(StoredEventSchema))
+    version = fields.Integer()
+
+
+class StateQuerySchema(Schema):
+    at = fields.Integer(validate=validate.Range(min=0), load_default=None)
+
+
+class LegalMovesSchema(Schema):
+    moves = fields.List(fields.Dict())
+
+
+class HealthSchema(Schema):
+    status = fields.String()
+    store = fields.Dict()
+    queue = fields.Dict()

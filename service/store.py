@@ -1,0 +1,298 @@
+"""The Redis event store: one stream of events per game, beside the game's header.
+
+Keys of one game share the hash tag ``{id}`` so that they live in one Redis Cluster slot and one
+Lua script can touch them all atomically:
+
+- ``<prefix>{id}:header``  hash: the record's header (game, players, seed, options, rules_version),
+  plus what changes as it is played: version, head_hash, status, finished_at, result;
+- ``<prefix>{id}:events``  stream: event N has the entry id ``0-N``, so a range of moves is a range
+  of ids; fields ``body`` (the event's canonical JSON, exactly the bytes hashed), ``at``, ``hash``;
+- ``<prefix>{id}:idem:<key>``  string: the response to an append made with that Idempotency-Key.
+
+Games are listed through sorted sets scored by a creation serial: all games, by game, by player.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import redis
+
+IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+
+# Appends one event if, and only if, the game is active at the expected version. The version check,
+# the XADD, the header update and the idempotency record happen in one step, so two writers can
+# never both append at one version and a retried key can never append twice.
+_APPEND_SCRIPT = """
+local header, events, idem = KEYS[1], KEYS[2], KEYS[3]
+if idem ~= header then
+    local prior = redis.call('GET', idem)
+    if prior then return {'replayed', prior} end
+end
+local current = redis.call('HMGET', header, 'version', 'status')
+if not current[1] then return {'missing'} end
+if current[2] ~= 'active' then return {'finished'} end
+if current[1] ~= ARGV[1] then return {'conflict', current[1]} end
+local seq = tonumber(ARGV[1]) + 1
+redis.call('XADD', events, '0-' .. seq, 'body', ARGV[2], 'at', ARGV[3], 'hash', ARGV[4])
+redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4])
+if ARGV[5] ~= '' then
+    redis.call('HSET', header, 'status', 'finished', 'finished_at', ARGV[3], 'result', ARGV[5])
+end
+if idem ~= header then
+    redis.call('SET', idem, ARGV[6], 'EX', ARGV[7])
+end
+return {'appended', tostring(seq)}
+"""
+
+
+def canonical_json(value: Any) -> str:
+    """The contract's canonical JSON (spec/determinism.md): sorted keys, no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(previous: str, canonical_body: str) -> str:
+    """SHA-256 over the previous hash (hex) followed by the event's canonical JSON, as hex."""
+    return hashlib.sha256((previous + canonical_body).encode()).hexdigest()
+
+
+HEADER_FIELDS = ("game", "players", "seed", "options", "rules_version")
+
+
+def header_hash(header: Mapping[str, Any]) -> str:
+    """The hash event 1 chains from: the canonical JSON of the record's header fields."""
+    record = {name: header[name] for name in HEADER_FIELDS}
+    return hashlib.sha256(canonical_json(record).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game's header as stored, with its current version and status."""
+
+    id: str
+    game: str
+    players: list[str]
+    seed: int
+    options: dict[str, Any]
+    rules_version: str
+    created_at: str
+    version: int
+    status: str
+    head_hash: str
+    token_sha256: str
+    finished_at: str | None = None
+    result: dict[str, Any] | None = None
+
+    @property
+    def header(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in HEADER_FIELDS}
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    body: dict[str, Any]
+    at: str
+    hash: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, **self.body, "at": self.at, "hash": self.hash}
+
+
+@dataclass(frozen=True)
+class Appended:
+    version: int
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """The idempotency key was used before: here is what was recorded for it."""
+
+    record: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    current_version: int
+
+
+@dataclass(frozen=True)
+class Finished:
+    pass
+
+
+@dataclass(frozen=True)
+class Missing:
+    pass
+
+
+AppendOutcome = Appended | Replayed | Conflict | Finished | Missing
+
+
+class EventStore:
+    def __init__(self, client: redis.Redis, prefix: str = "tt:") -> None:
+        # The client must decode responses: every value here is text.
+        self.redis = client
+        self.prefix = prefix
+        self._append = client.register_script(_APPEND_SCRIPT)
+
+    # Keys -----------------------------------------------------------------------------------------
+    def _header_key(self, game_id: str) -> str:
+        return f"{self.prefix}{{{game_id}}}:header"
+
+    def _events_key(self, game_id: str) -> str:
+        return f"{self.prefix}{{{game_id}}}:events"
+
+    def _idempotency_key(self, game_id: str, key: str) -> str:
+        return f"{self.prefix}{{{game_id}}}:idem:{key}"
+
+    def _index_key(self, kind: str = "all", value: str = "") -> str:
+        return f"{self.prefix}games:{kind}:{value}" if value else f"{self.prefix}games:{kind}"
+
+    # Games ----------------------------------------------------------------------------------------
+    def create(self, record: GameRecord) -> bool:
+        """Store a new game's header and index it; False if the id is taken."""
+        fields = {
+            "game": record.game,
+            "players": orjson.dumps(record.players).decode(),
+            "seed": str(record.seed),
+            "options": orjson.dumps(record.options).decode(),
+            "rules_version": record.rules_version,
+            "created_at": record.created_at,
+            "version": "0",
+            "status": record.status,
+            "head_hash": record.head_hash,
+            "token_sha256": record.token_sha256,
+        }
+        header_key = self._header_key(record.id)
+        if not self.redis.hsetnx(header_key, "game", record.game):
+            return False
+        serial = self.redis.incr(self._index_key("serial"))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(header_key, mapping=fields)
+        pipe.zadd(self._index_key(), {record.id: serial})
+        pipe.zadd(self._index_key("game", record.game), {record.id: serial})
+        for name in set(record.players):
+            pipe.zadd(self._index_key("player", name), {record.id: serial})
+        pipe.execute()
+        return True
+
+    def get(self, game_id: str) -> GameRecord | None:
+        return _record(game_id, self.redis.hgetall(self._header_key(game_id)))
+
+    def get_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hgetall(self._header_key(game_id))
+        return [_record(gid, h) for gid, h in zip(game_ids, pipe.execute(), strict=True)]
+
+    def set_status(self, game_id: str, status: str) -> None:
+        self.redis.hset(self._header_key(game_id), "status", status)
+
+    PAGE = 100
+
+    def newest(
+        self, *, game: str = "", player: str = "", below: int | None = None
+    ) -> list[tuple[str, int]]:
+        """Up to PAGE game ids with their creation serial, newest first, below a serial."""
+        if player:
+            key = self._index_key("player", player)
+        elif game:
+            key = self._index_key("game", game)
+        else:
+            key = self._index_key()
+        top = f"({below}" if below is not None else "+inf"
+        rows = self.redis.zrevrangebyscore(
+            key, top, "-inf", start=0, num=self.PAGE, withscores=True
+        )
+        return [(game_id, int(serial)) for game_id, serial in rows]
+
+    # Events ---------------------------------------------------------------------------------------
+    def events(self, game_id: str, first: int = 1, last: int | None = None) -> list[StoredEvent]:
+        """Events ``first..last`` (1-based, inclusive; ``last`` None for all that follow)."""
+        if last is not None and last < first:
+            return []
+        upper = f"0-{last}" if last is not None else "+"
+        entries = self.redis.xrange(self._events_key(game_id), f"0-{first}", upper)
+        return [_stored_event(entry_id, fields) for entry_id, fields in entries]
+
+    def append(
+        self,
+        game_id: str,
+        *,
+        expected_version: int,
+        canonical_body: str,
+        at: str,
+        hash: str,
+        result: dict[str, Any] | None,
+        idempotency_key: str | None = None,
+        idempotency_record: str = "",
+    ) -> AppendOutcome:
+        header_key = self._header_key(game_id)
+        idem_key = (
+            self._idempotency_key(game_id, idempotency_key) if idempotency_key else header_key
+        )
+        reply = self._append(
+            keys=[header_key, self._events_key(game_id), idem_key],
+            args=[
+                str(expected_version),
+                canonical_body,
+                at,
+                hash,
+                orjson.dumps(result).decode() if result is not None else "",
+                idempotency_record,
+                IDEMPOTENCY_TTL_SECONDS,
+            ],
+        )
+        match reply:
+            case ["appended", seq]:
+                return Appended(int(seq))
+            case ["replayed", record]:
+                return Replayed(record)
+            case ["conflict", current]:
+                return Conflict(int(current))
+            case ["finished"]:
+                return Finished()
+            case _:
+                return Missing()
+
+    def idempotency_record(self, game_id: str, key: str) -> str | None:
+        value: str | None = self.redis.get(self._idempotency_key(game_id, key))
+        return value
+
+    def ping(self) -> bool:
+        return bool(self.redis.ping())
+
+
+def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | None:
+    if "version" not in fields:
+        return None
+    return GameRecord(
+        id=game_id,
+        game=fields["game"],
+        players=orjson.loads(fields["players"]),
+        seed=int(fields["seed"]),
+        options=orjson.loads(fields["options"]),
+        rules_version=fields["rules_version"],
+        created_at=fields["created_at"],
+        version=int(fields["version"]),
+        status=fields["status"],
+        head_hash=fields["head_hash"],
+        token_sha256=fields["token_sha256"],
+        finished_at=fields.get("finished_at"),
+        result=orjson.loads(fields["result"]) if "result" in fields else None,
+    )
+
+
+def _stored_event(entry_id: str, fields: Mapping[str, str]) -> StoredEvent:
+    return StoredEvent(
+        seq=int(entry_id.partition("-")[2]),
+        body=orjson.loads(fields["body"]),
+        at=fields["at"],
+        hash=fields["hash"],
+    )

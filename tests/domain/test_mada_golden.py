@@ -1,0 +1,65 @@
+"""Whole games of Mada stored as files (tests/golden/mada-*.json) and replayed.
+
+Each file is an export (``game, players, seed, options, rules_version, events``) plus ``expected``:
+the full state and result after the last event. A change of rules that replays one of them
+differently must bump ``rules_version`` (spec/determinism.md) and regenerate the files:
+``python -m tests.domain.test_mada_golden``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain import get_game
+
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
+
+# name: (player names, seed, options); each game is played by random.Random(seed) over legal moves.
+RECORDS: dict[str, tuple[list[str], int, dict[str, Any]]] = {
+    "mada-seeded-3p": (["Ana", "Ben", "Caro"], 2026, {"first_player": 1}),
+    "mada-observed-2p": (["Ana", "Ben"], 42, {"chance": "observed"}),
+    "mada-seeded-5p": (["Ana", "Ben", "Caro", "Dan", "Eli"], 7, {}),
+}
+
+
+def record(players: list[str], seed: int, raw_options: dict[str, Any]) -> dict[str, Any]:
+    game = get_game("mada")
+    options = game.options(raw_options, len(players))
+    state = game.new_game(len(players), seed, options)
+    rng = random.Random(seed)
+    events = []
+    while game.result(state) is None:
+        event = rng.choice(game.legal_moves(state))
+        state = game.apply(state, event)
+        events.append(event)
+    return {
+        "game": "mada",
+        "players": players,
+        "seed": seed,
+        "options": options,
+        "rules_version": game.rules_version,
+        "events": events,
+        "expected": {"state": game.view(state, full=True), "result": game.result(state)},
+    }
+
+
+@pytest.mark.parametrize("name", sorted(RECORDS))
+def test_golden_game_replays_to_its_recorded_end(name: str) -> None:
+    stored = json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
+    game = get_game(stored["game"])
+    assert stored["rules_version"] == game.rules_version
+    players = len(stored["players"])
+    state = game.replay(players, stored["seed"], stored["options"], stored["events"])
+    assert game.view(state, full=True) == stored["expected"]["state"]
+    assert game.result(state) == stored["expected"]["result"]
+
+
+if __name__ == "__main__":
+    for name, (players, seed, options) in RECORDS.items():
+        text = json.dumps(record(players, seed, options), indent=1)
+        (GOLDEN / f"{name}.json").write_text(text + "\n", encoding="utf-8")
