@@ -46,6 +46,7 @@ games = ApiBlueprint("games", __name__, description="Record, replay and audit ga
 
 _ERRORS = {
     400: "invalid_request",
+    429: "rate_limited",
     401: "unauthorized",
     404: "not_found",
     409: "version_conflict, game_finished or idempotency_conflict",
@@ -59,11 +60,24 @@ def _errors(*statuses: int) -> Any:
     """Document the contract's error body for the statuses a view can answer."""
 
     def decorate(view: Any) -> Any:
-        for status in statuses:
+        for status in (*statuses, 429):
             view = games.alt_response(status, schema=ErrorSchema, description=_ERRORS[status])(view)
         return view
 
     return decorate
+
+
+def _header(name: str, description: str, required: bool = False) -> dict[str, Any]:
+    return {
+        "in": "header",
+        "name": name,
+        "required": required,
+        "schema": {"type": "string"},
+        "description": description,
+    }
+
+
+_TOKEN_HEADER = _header("Authorization", "Bearer <token>: the token the creation returned")
 
 
 def service() -> GameService:
@@ -173,6 +187,13 @@ class Events(MethodView):
     @games.arguments(EventSchema)
     @games.response(201, AppendedSchema)
     @_errors(400, 401, 404, 409, 413, 422, 503)
+    @games.doc(
+        parameters=[
+            {**_TOKEN_HEADER, "required": True},
+            _header("If-Match", 'append only at this version: 3 or "3"; else 409'),
+            _header("Idempotency-Key", "a retry with the same key and body appends once"),
+        ]
+    )
     def post(self, event: dict[str, Any], game_id: str) -> Any:
         """Append one move, validated by the game's rules (Bearer token; If-Match and
         Idempotency-Key optional)."""
@@ -191,6 +212,7 @@ class State(MethodView):
     @games.arguments(StateQuerySchema, location="query")
     @games.response(200, description="the game's state object (fields per game)")
     @_errors(400, 404, 503)
+    @games.doc(parameters=[_TOKEN_HEADER])
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The state after the first ``at`` events (default: all). Full with the token or once
         the game is over; without, hidden information is left out."""

@@ -16,6 +16,7 @@ from service.embedded import ensure_embedded_redis
 from service.errors import register_error_handlers
 from service.games import GameService
 from service.health import health
+from service.limits import init_rate_limits
 from service.schemas import ErrorSchema
 from service.store import EventStore
 
@@ -50,6 +51,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(games)
     api.register_blueprint(health)
     register_error_handlers(app)
+    init_rate_limits(app, settings)
     return app
 
 

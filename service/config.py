@@ -15,17 +15,20 @@ DEFAULTS: dict[str, Any] = {
     # The contract's SHOULD: bodies over 64 KiB are refused with 413 too_large.
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "STATE_CACHE_SIZE": 4096,
+    # Requests per client address and API process (flask-limiter syntax); empty switches it off.
+    "RATE_LIMIT": "100 per second",
 }
 
 # Environment variables read, each named after its setting.
-_FROM_ENVIRONMENT = ("REDIS_URL", "DATA_DIR", "ARCHIVE_DIR", "KEY_PREFIX")
+_FROM_ENVIRONMENT = ("REDIS_URL", "DATA_DIR", "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT")
 
 
 def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     config = dict(DEFAULTS)
     for name in _FROM_ENVIRONMENT:
-        value = os.environ.get(f"TABLETAPE_{name}") or os.environ.get(name)
-        if value:
+        value = os.environ.get(f"TABLETAPE_{name}", os.environ.get(name))
+        # Only the rate limit may be set empty (switched off); other empty values are unset.
+        if value or (value is not None and name == "RATE_LIMIT"):
             config[name] = value
     config.update(overrides or {})
     if not config["ARCHIVE_DIR"]:

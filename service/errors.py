@@ -128,6 +128,7 @@ _MESSAGES = {
     404: "no such resource: check the path",
     405: "this method is not allowed on this path",
     413: "the request body is over the size limit",
+    429: "too many requests: slow down and retry in a moment",
 }
 
 

@@ -61,6 +61,8 @@ def any_redis(request: pytest.FixtureRequest) -> redis.Redis:
 
 
 def make_app(client: redis.Redis, key_prefix: str, **config: Any) -> Flask:
+    # Tests send requests faster than any person: rate limits are tested on their own.
+    config = {"RATE_LIMIT": "", **config}
     app = create_app({"REDIS_CLIENT": client, "KEY_PREFIX": key_prefix, **config})
     app.testing = True
     return app

@@ -268,6 +268,16 @@ def test_store_down_is_503_unavailable(key_prefix: str) -> None:
     assert client.get("/health").status_code == 503
 
 
+def test_too_many_requests_are_429_rate_limited(real_redis: redis.Redis, key_prefix: str) -> None:
+    client = make_app(real_redis, key_prefix, RATE_LIMIT="3 per minute").test_client()
+    for _ in range(3):
+        assert client.get("/games").status_code == 200
+    assert_error(client.get("/games"), 429, "rate_limited")
+    assert_error(client.post("/games", json={"game": "mada", "players": ["A", "B"]}), 429,
+                 "rate_limited")  # fmt: skip
+    assert make_app(real_redis, key_prefix).test_client().get("/games").json["games"] == []
+
+
 # Idempotency and concurrency ---------------------------------------------------------------------
 def test_a_retried_idempotency_key_appends_once(client: FlaskClient) -> None:
     game = create(client)
