@@ -11,12 +11,19 @@ The contract of a game, whatever its rules:
 - ``legal_moves`` lists complete event bodies, each of which ``apply`` accepts;
 - ``view`` renders the state as JSON, whole or with hidden information left out;
 - ``result`` is ``{"winners": [...], "scores": [...]}`` once the game is over, else None.
+
+What a game adds to its statistics (optional; the defaults suit a game with nothing to add):
+- ``first_player`` names the seat that moved first, for the seat advantage;
+- ``stats_counters`` counts integers in one finished game (rounds, a kind of move...); the service
+  sums them over every finished game, so they must be integers to sum exactly in any order;
+- ``stats_summary`` turns those sums into the figures shown, and ``length_counters`` names the
+  counters that measure a game's length (shown beside the mean number of events).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from domain.errors import UnknownGameError
@@ -30,6 +37,8 @@ class Game(ABC, Generic[S]):
     rules_version: str
     min_players: int
     max_players: int
+    # Counters of ``stats_counters`` that measure how long a game is (rounds, turns...).
+    length_counters: tuple[str, ...] = ()
 
     @abstractmethod
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]: ...
@@ -57,6 +66,20 @@ class Game(ABC, Generic[S]):
         for event in events:
             state = self.apply(state, event)
         return state
+
+    def first_player(self, state: S) -> int:
+        """The seat that moved first in the game ``state`` belongs to (any of its states)."""
+        return 0
+
+    def stats_counters(self, events: Sequence[Event], states: Sequence[S]) -> dict[str, int]:
+        """What one finished game adds to its counters; ``states[i]`` follows ``events[i]``."""
+        return {}
+
+    def stats_summary(self, counters: Mapping[str, int], games: int) -> dict[str, float]:
+        """The figures shown for the counters summed over ``games`` finished games."""
+        return {
+            f"{name}_per_game": value / games if games else 0.0 for name, value in counters.items()
+        }
 
 
 _REGISTRY: dict[str, Game[Any]] = {}

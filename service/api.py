@@ -18,6 +18,7 @@ from service.games import GameService
 from service.jsonio import json_response
 from service.schemas import (
     AppendedSchema,
+    AuditSchema,
     CreatedGameSchema,
     CreateGameSchema,
     ErrorSchema,
@@ -28,6 +29,7 @@ from service.schemas import (
     GameListSchema,
     GameSchema,
     LegalMovesSchema,
+    RecordSchema,
     StateQuerySchema,
 )
 from service.store import GameRecord
@@ -237,3 +239,36 @@ class Legal(MethodView):
         record = service().get(game_id)
         moves = service().legal_moves(record) if record.status == "active" else []
         return json_response({"moves": moves}, headers=etag(record.version))
+
+
+@games.route("/games/<game_id>/audit")
+class Audit(MethodView):
+    @games.response(200, AuditSchema)
+    @_errors(404, 503)
+    def get(self, game_id: str) -> Any:
+        """Replay the game from its header, verify its hash chain and, if archived, its archive."""
+        record = service().get(game_id)
+        return json_response(service().audit(record).as_json(), headers=etag(record.version))
+
+
+@games.route("/games/<game_id>/export")
+class Export(MethodView):
+    @games.response(200, RecordSchema)
+    @_errors(404, 503)
+    def get(self, game_id: str) -> Any:
+        """The whole record as one document: the header's fields and the event bodies."""
+        record = service().get(game_id)
+        return json_response(service().export(record), headers=etag(record.version))
+
+
+@games.route("/games/import")
+class Import(MethodView):
+    @games.arguments(RecordSchema)
+    @games.response(201, CreatedGameSchema)
+    @_errors(400, 413, 422, 503)
+    def post(self, document: dict[str, Any]) -> Any:
+        """Replay an exported record and create a new game from it (with a new token), or reject
+        it whole, naming the first illegal event (422)."""
+        record, token = service().import_record(document)
+        headers = {"Location": url_for("games.Game", game_id=record.id), **etag(record.version)}
+        return json_response({**game_json(record), "token": token}, 201, headers)

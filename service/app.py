@@ -1,8 +1,9 @@
-"""The Flask application factory."""
+"""The Flask application factory, and the wiring of the service's parts that the CLI shares."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -11,14 +12,18 @@ from flask_smorest import Api
 
 import domain  # noqa: F401  (registers every game)
 from service.api import games
+from service.archive import Archive
 from service.config import load_config
+from service.docs import docs_assets
 from service.embedded import ensure_embedded_redis
 from service.errors import register_error_handlers
 from service.games import GameService
 from service.health import health
 from service.limits import init_rate_limits
 from service.schemas import ErrorSchema
+from service.stats_api import stats
 from service.store import EventStore
+from workers.queues import ArchiveQueue, raw_connection
 
 
 class TabletapeApi(Api):
@@ -27,6 +32,32 @@ class TabletapeApi(Api):
 
     def _register_error_handlers(self) -> None:
         pass
+
+
+@dataclass(frozen=True)
+class Services:
+    client: redis.Redis
+    store: EventStore
+    games: GameService
+    archive_queue: ArchiveQueue
+
+
+def build_services(settings: Mapping[str, Any]) -> Services:
+    client = settings.get("REDIS_CLIENT") or redis_client(settings)
+    store = EventStore(client, prefix=settings["KEY_PREFIX"])
+    archive_queue = ArchiveQueue(
+        raw_connection(client),
+        settings["KEY_PREFIX"],
+        settings["ARCHIVE_DIR"],
+        trim=settings["ARCHIVE_TRIM"],
+    )
+    game_service = GameService(
+        store,
+        Archive(settings["ARCHIVE_DIR"]),
+        state_cache_size=settings["STATE_CACHE_SIZE"],
+        on_finished=archive_queue.enqueue,
+    )
+    return Services(client, store, game_service, archive_queue)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -42,14 +73,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/swagger-ui/",
     )
-    client = settings.get("REDIS_CLIENT") or redis_client(settings)
-    store = EventStore(client, prefix=settings["KEY_PREFIX"])
-    app.extensions["tabletape"] = GameService(store, settings["STATE_CACHE_SIZE"])
-    app.extensions["tabletape.redis"] = client
+    services = build_services(settings)
+    app.extensions["tabletape"] = services.games
+    app.extensions["tabletape.redis"] = services.client
+    app.extensions["tabletape.queue"] = services.archive_queue
 
     api = TabletapeApi(app)
     api.register_blueprint(games)
     api.register_blueprint(health)
+    api.register_blueprint(stats)
+    app.register_blueprint(docs_assets)
     register_error_handlers(app)
     init_rate_limits(app, settings)
     return app

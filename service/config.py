@@ -11,6 +11,8 @@ DEFAULTS: dict[str, Any] = {
     "REDIS_URL": None,
     "DATA_DIR": ".data",
     "ARCHIVE_DIR": None,  # default: DATA_DIR/archive
+    # Drop a game's stream once its archive is written and verified; reads then use the archive.
+    "ARCHIVE_TRIM": False,
     "KEY_PREFIX": "tt:",
     # The contract's SHOULD: bodies over 64 KiB are refused with 413 too_large.
     "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -30,6 +32,8 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         # Only the rate limit may be set empty (switched off); other empty values are unset.
         if value or (value is not None and name == "RATE_LIMIT"):
             config[name] = value
+    trim = os.environ.get("TABLETAPE_ARCHIVE_TRIM", "")
+    config["ARCHIVE_TRIM"] = trim.lower() in ("1", "true", "yes", "on")
     config.update(overrides or {})
     if not config["ARCHIVE_DIR"]:
         config["ARCHIVE_DIR"] = os.path.join(config["DATA_DIR"], "archive")

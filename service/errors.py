@@ -37,6 +37,10 @@ class InvalidRequestError(TabletapeError):
     pass
 
 
+class InvalidImportError(TabletapeError):
+    """An imported record does not replay: it is rejected whole, naming the first bad event."""
+
+
 class VersionConflictError(TabletapeError):
     def __init__(self, current_version: int, expected: int | None) -> None:
         if expected is None:
@@ -69,6 +73,7 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     IdempotencyConflictError: (409, "idempotency_conflict"),
     GameFinishedError: (409, "game_finished"),
     IllegalMoveError: (422, "illegal_move"),
+    InvalidImportError: (422, "illegal_move"),
 }
 
 # Codes for errors that Flask, werkzeug or webargs raise before a view runs.

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -21,13 +23,17 @@ import orjson
 from domain import get_game
 from domain.errors import GameFinishedError, InvalidOptionsError
 from domain.game import Event, Game
+from service.archive import Archive, events_of
+from service.audit import Audit, audit_game, replay_record
 from service.errors import (
     IdempotencyConflictError,
+    InvalidImportError,
     NotFoundError,
     UnauthorizedError,
     VersionConflictError,
 )
 from service.store import (
+    HEADER_FIELDS,
     Appended,
     Conflict,
     EventStore,
@@ -39,6 +45,8 @@ from service.store import (
     chain_hash,
     header_hash,
 )
+
+log = logging.getLogger(__name__)
 
 # Appends without If-Match retry this often when another writer got in between; each retry
 # re-validates the move against the newer state.
@@ -91,9 +99,19 @@ class StateCache:
 
 
 class GameService:
-    def __init__(self, store: EventStore, state_cache_size: int = 4096) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        archive: Archive,
+        *,
+        state_cache_size: int = 4096,
+        on_finished: Callable[[str], object] | None = None,
+    ) -> None:
         self.store = store
+        self.archive = archive
         self.cache = StateCache(state_cache_size)
+        # Called with a game's id once its last move is stored (the service enqueues archiving).
+        self.on_finished = on_finished
 
     # Creating and finding games ------------------------------------------------------------------
     def create(
@@ -115,15 +133,18 @@ class GameService:
             seed = int.from_bytes(os.urandom(8), "big")
         # Built once here so that a bad combination fails the creation, not the first move.
         game.new_game(len(players), seed, normalized)
+        header = {
+            "game": game_name,
+            "players": players,
+            "seed": seed,
+            "options": normalized,
+            "rules_version": game.rules_version,
+        }
+        return self._create_record(header)
+
+    def _create_record(self, header: dict[str, Any]) -> tuple[GameRecord, str]:
         token = secrets.token_urlsafe(24)
         while True:
-            header = {
-                "game": game_name,
-                "players": players,
-                "seed": seed,
-                "options": normalized,
-                "rules_version": game.rules_version,
-            }
             record = GameRecord(
                 id=secrets.token_hex(8),
                 created_at=utc_now(),
@@ -221,6 +242,8 @@ class GameService:
             match outcome:
                 case Appended():
                     self.cache.put(game_id, seq, state)
+                    if result is not None:
+                        self._finished(game_id)
                     return AppendResult(response, seq, result is not None)
                 case Replayed(prior):
                     return _replay_idempotent(prior, body_digest, idempotency_key or "")
@@ -245,7 +268,7 @@ class GameService:
         else:
             version, state = 0, self._initial_state(game, record)
         if version < target:
-            for stored in self.store.events(record.id, version + 1, target):
+            for stored in self._events(record, version + 1, target):
                 state = game.apply(state, stored.body)
             if target == record.version:
                 self.cache.put(record.id, target, state)
@@ -260,7 +283,66 @@ class GameService:
         return game.legal_moves(self.state(record))
 
     def events(self, record: GameRecord, first: int, limit: int) -> list[StoredEvent]:
-        return self.store.events(record.id, first, first + limit - 1)
+        return self._events(record, first, first + limit - 1)
+
+    def _events(
+        self, record: GameRecord, first: int = 1, last: int | None = None
+    ) -> list[StoredEvent]:
+        if not record.trimmed:
+            return self.store.events(record.id, first, last)
+        document = self.archive.read(record.id)
+        if document is None:
+            raise NotFoundError(f"game {record.id} was archived, but its archive file is missing")
+        return events_of(document)[first - 1 : last]
+
+    def _finished(self, game_id: str) -> None:
+        if self.on_finished is None:
+            return
+        try:
+            self.on_finished(game_id)
+        except Exception:
+            # The move is stored: never fail it for this. Reconcile enqueues what was missed.
+            log.exception("could not enqueue the archiving of game %s", game_id)
+
+    # Audit, export, import ------------------------------------------------------------------------
+    def audit(self, record: GameRecord) -> Audit:
+        archive = self.archive.read(record.id) if record.status == "archived" else None
+        if record.status == "archived" and archive is None:
+            audit = audit_game(record, self.store.events(record.id))
+            audit.problems.append("the game is marked archived, but its archive file is missing")
+            return audit
+        audit = audit_game(record, self._events(record), archive)
+        if record.archive_problem:
+            audit.problems.append(f"the archive job refused this game: {record.archive_problem}")
+        return audit
+
+    def export(self, record: GameRecord) -> dict[str, Any]:
+        return {**record.header, "events": [event.body for event in self._events(record)]}
+
+    def import_record(self, document: dict[str, Any]) -> tuple[GameRecord, str]:
+        """Replay an exported record and store it as a new game, or reject it whole."""
+        header = {name: document[name] for name in HEADER_FIELDS}
+        game = get_game(header["game"])
+        players = header["players"]
+        if not game.min_players <= len(players) <= game.max_players:
+            raise InvalidImportError(
+                f"{header['game']} is played by {game.min_players} to {game.max_players} players",
+                {"players": len(players)},
+            )
+        bodies = document["events"]
+        audit = replay_record(header, bodies)
+        if not audit.ok:
+            raise InvalidImportError(
+                f"the record is rejected whole: {audit.problems[0]}",
+                {"event": audit.version + 1, "problems": audit.problems},
+            )
+        record, token = self._create_record(header)
+        finished_at = utc_now() if audit.result is not None else None
+        record = self.store.import_events(record, bodies, at=utc_now(), result=audit.result,
+                                          finished_at=finished_at)  # fmt: skip
+        if audit.result is not None:
+            self._finished(record.id)
+        return record, token
 
     @staticmethod
     def _initial_state(game: Game[Any], record: GameRecord) -> Any:

@@ -24,6 +24,7 @@ class Health(MethodView):
         client: redis.Redis = current_app.extensions["tabletape.redis"]
         try:
             client.ping()
+            waiting = current_app.extensions["tabletape.queue"].waiting()
         except (redis.ConnectionError, redis.TimeoutError) as error:
             message = "the store cannot be reached"
             return json_response(
@@ -34,4 +35,6 @@ class Health(MethodView):
                 },
                 503,
             )
-        return json_response({"status": "ok", "store": {"ok": True}})
+        return json_response(
+            {"status": "ok", "store": {"ok": True}, "queue": {"archive": {"waiting": waiting}}}
+        )

@@ -118,3 +118,25 @@ class HealthSchema(Schema):
     status = fields.String()
     store = fields.Dict()
     queue = fields.Dict()
+
+
+class AuditSchema(Schema):
+    ok = fields.Boolean()
+    version = fields.Integer()
+    head_hash = fields.String()
+    problems = fields.List(fields.String())
+
+
+class RecordSchema(Schema):
+    """A whole record: the header's fields and the event bodies in order (export and import)."""
+
+    game = fields.String(required=True)
+    players = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        required=True,
+        validate=validate.Length(min=1, max=16),
+    )
+    seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEED))
+    options = fields.Dict(keys=fields.String(), required=True)
+    rules_version = fields.String(required=True)
+    events = fields.List(fields.Dict(keys=fields.String()), required=True)

@@ -87,6 +87,10 @@ class GameRecord:
     token_sha256: str
     finished_at: str | None = None
     result: dict[str, Any] | None = None
+    # Why the archive job refused this game (its replay disagreed with the record), if it did.
+    archive_problem: str | None = None
+    # The stream was dropped once the archive was verified: events are read from the archive.
+    trimmed: bool = False
 
     @property
     def header(self) -> dict[str, Any]:
@@ -191,8 +195,17 @@ class EventStore:
             pipe.hgetall(self._header_key(game_id))
         return [_record(gid, h) for gid, h in zip(game_ids, pipe.execute(), strict=True)]
 
-    def set_status(self, game_id: str, status: str) -> None:
-        self.redis.hset(self._header_key(game_id), "status", status)
+    def mark_archived(self, game_id: str, *, trim: bool = False) -> None:
+        """The game is archived; with ``trim`` its stream is dropped (reads go to the archive)."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(self._header_key(game_id), "status", "archived")
+        if trim:
+            pipe.hset(self._header_key(game_id), "trimmed", "1")
+            pipe.delete(self._events_key(game_id))
+        pipe.execute()
+
+    def mark_archive_problem(self, game_id: str, problem: str) -> None:
+        self.redis.hset(self._header_key(game_id), "archive_problem", problem)
 
     PAGE = 100
 
@@ -261,6 +274,35 @@ class EventStore:
             case _:
                 return Missing()
 
+    def import_events(
+        self,
+        record: GameRecord,
+        bodies: list[dict[str, Any]],
+        *,
+        at: str,
+        result: dict[str, Any] | None,
+        finished_at: str | None,
+    ) -> GameRecord:
+        """Store a whole validated record's events into a game just created for it, in one step."""
+        head = record.head_hash
+        pipe = self.redis.pipeline(transaction=True)
+        for seq, body in enumerate(bodies, start=1):
+            canonical = canonical_json(body)
+            head = chain_hash(head, canonical)
+            pipe.xadd(
+                self._events_key(record.id), {"body": canonical, "at": at, "hash": head},
+                id=f"0-{seq}",
+            )  # fmt: skip
+        fields = {"version": str(len(bodies)), "head_hash": head}
+        if result is not None:
+            result_json = orjson.dumps(result).decode()
+            fields.update(status="finished", finished_at=finished_at or at, result=result_json)
+        pipe.hset(self._header_key(record.id), mapping=fields)
+        pipe.execute()
+        imported = self.get(record.id)
+        assert imported is not None
+        return imported
+
     def idempotency_record(self, game_id: str, key: str) -> str | None:
         value: str | None = self.redis.get(self._idempotency_key(game_id, key))
         return value
@@ -286,6 +328,8 @@ def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | None:
         token_sha256=fields["token_sha256"],
         finished_at=fields.get("finished_at"),
         result=orjson.loads(fields["result"]) if "result" in fields else None,
+        archive_problem=fields.get("archive_problem"),
+        trimmed=fields.get("trimmed") == "1",
     )
 
 

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -15,6 +15,7 @@ from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
 from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
 from domain.events import is_int
 from domain.game import Event, Game, register
+from domain.mada import stats
 from domain.mada.catalog import (
     DEFAULT,
     DOUBLE_LEMUR,
@@ -390,6 +391,7 @@ class Mada(Game[MadaState]):
     rules_version = "mada/1"
     min_players = 2
     max_players = 5
+    length_counters = (stats.ROUNDS,)
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self._check_players(players)
@@ -446,6 +448,17 @@ class Mada(Game[MadaState]):
 
     def result(self, state: MadaState) -> dict[str, Any] | None:
         return result(state)
+
+    def first_player(self, state: MadaState) -> int:
+        return state.first_player
+
+    def stats_counters(
+        self, events: Sequence[Event], states: Sequence[MadaState]
+    ) -> dict[str, int]:
+        return stats.stats_counters(events, states)
+
+    def stats_summary(self, counters: Mapping[str, int], games: int) -> dict[str, float]:
+        return stats.stats_summary(counters, games)
 
     def _check_players(self, players: int) -> None:
         if not is_int(players) or not self.min_players <= players <= self.max_players:

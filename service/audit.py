@@ -1,0 +1,103 @@
+"""Audit of a record: replay it from its header with the game's rules and recompute its hash chain.
+
+A problem names the event it concerns, so a record changed behind the service's back (an event
+edited in Redis, a corrupted file) is pointed at, not just rejected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain import get_game
+from domain.errors import TabletapeError
+from service.store import GameRecord, StoredEvent, canonical_json, chain_hash, header_hash
+
+
+@dataclass
+class Audit:
+    version: int
+    head_hash: str
+    problems: list[str] = field(default_factory=list)
+    # The state after the last event that replayed (None if the header itself is unusable).
+    state: Any = None
+    result: dict[str, Any] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "version": self.version,
+            "head_hash": self.head_hash,
+            "problems": self.problems,
+        }
+
+
+def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> Audit:
+    """Replay event bodies from a header; the first illegal event stops it and is named."""
+    audit = Audit(version=0, head_hash=header_hash(header))
+    try:
+        game = get_game(header["game"])
+        if header["rules_version"] != game.rules_version:
+            audit.problems.append(
+                f"recorded under rules {header['rules_version']!r}; this service replays"
+                f" {game.rules_version!r} only"
+            )
+            return audit
+        state = game.new_game(len(header["players"]), header["seed"], header["options"])
+    except TabletapeError as error:
+        audit.problems.append(f"the header cannot start a game: {error.message}")
+        return audit
+    for seq, body in enumerate(bodies, start=1):
+        try:
+            state = game.apply(state, body)
+        except TabletapeError as error:
+            audit.problems.append(f"event {seq} ({body.get('type')!r}) is illegal: {error.message}")
+            break
+        audit.version = seq
+        audit.head_hash = chain_hash(audit.head_hash, canonical_json(body))
+    audit.state = state
+    audit.result = game.result(state)
+    return audit
+
+
+def audit_game(
+    record: GameRecord, events: list[StoredEvent], archive: dict[str, Any] | None = None
+) -> Audit:
+    """Replay, hash chain, and agreement with the header (and the archive, when there is one)."""
+    audit = replay_record(record.header, [event.body for event in events])
+    problems = audit.problems
+    previous = header_hash(record.header)
+    for position, event in enumerate(events, start=1):
+        if event.seq != position:
+            problems.append(f"event {position} is missing: the stream goes on at {event.seq}")
+            break
+        if chain_hash(previous, canonical_json(event.body)) != event.hash:
+            problems.append(
+                f"event {event.seq} ({event.body.get('type')!r}) does not match its hash:"
+                " it was changed after it was recorded"
+            )
+        previous = event.hash
+    if len(events) != record.version:
+        problems.append(f"the header says {record.version} events, the stream holds {len(events)}")
+    if previous != record.head_hash:
+        problems.append("the header's head hash is not the last event's hash")
+    finished = record.status != "active"
+    if finished and audit.result != record.result:
+        problems.append(f"the replay ends with {audit.result}, the record says {record.result}")
+    if not finished and audit.result is not None:
+        problems.append("the replay ends the game, but the record says it is still active")
+    if archive is not None:
+        if archive.get("head_hash") != record.head_hash:
+            problems.append("the archive's head hash differs from the record's")
+        if archive.get("events") != [event.as_json() for event in events]:
+            problems.append("the archive's events differ from the stream's")
+        if archive.get("result") != record.result:
+            problems.append("the archive's result differs from the record's")
+    audit.head_hash = record.head_hash
+    audit.version = record.version
+    return audit

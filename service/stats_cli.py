@@ -1,0 +1,41 @@
+"""``tabletape stats``: the statistics' maintenance commands."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import redis
+
+from service.config import load_config
+from service.embedded import ensure_embedded_redis
+
+
+@click.group()
+def stats() -> None:
+    """Statistics of finished games."""
+
+
+@stats.command()
+def rebuild() -> None:
+    """Recompute every statistic from the archive files alone, and swap them in at once."""
+    from workers.stats import StatsError, rebuild_stats
+
+    config = load_config()
+    url = config["REDIS_URL"] or ensure_embedded_redis(config["DATA_DIR"])
+    client = redis.Redis.from_url(url, decode_responses=True)
+    archive_dir = config["ARCHIVE_DIR"]
+    try:
+        games = rebuild_stats(client, config["KEY_PREFIX"], archive_dir, progress=_bar)
+    except StatsError as error:
+        # The live statistics are left as they were: say which file stopped the rebuild.
+        raise click.ClickException(str(error)) from error
+    finally:
+        client.close()
+    click.echo(f"{games} finished games counted from {archive_dir}")
+
+
+def _bar(paths: list[Path]) -> Iterator[Path]:
+    with click.progressbar(paths, label="Counting archived games") as bar:
+        yield from bar

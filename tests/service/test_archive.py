@@ -1,0 +1,348 @@
+"""After the last move: archiving by RQ workers, recovery, audit, export and import.
+
+On the real Redis server; at least one test runs `tabletape worker --burst` as a real process.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+from rq import SimpleWorker
+
+from service.archive import Archive
+from service.audit import replay_record
+from tests.conftest import make_app
+from tests.service.test_api import assert_error, auth, create, play_to_the_end
+from workers.queues import archive_job_id
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def archive_dir(tmp_path: Path) -> Path:
+    return tmp_path / "archive"
+
+
+@pytest.fixture
+def app(real_redis: redis.Redis, key_prefix: str, archive_dir: Path) -> Flask:
+    return make_app(real_redis, key_prefix, ARCHIVE_DIR=str(archive_dir))
+
+
+def drain(app: Flask) -> None:
+    """Run the archive queue to empty in this process (rq's SimpleWorker)."""
+    queue = app.extensions["tabletape.queue"].queue
+    SimpleWorker([queue], connection=queue.connection).work(burst=True)
+
+
+def worker_env(redis_url: str, key_prefix: str, archive_dir: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "TABLETAPE_KEY_PREFIX": key_prefix,
+        "ARCHIVE_DIR": str(archive_dir),
+    }
+
+
+def run_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", *args],
+        env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
+def finished_game(client: FlaskClient, seed: int = 0, players: int = 2) -> dict[str, Any]:
+    game = create(client, players=["Ana", "Ben", "Caro", "Dan"][:players], seed=seed)
+    play_to_the_end(client, game, seed=seed)
+    return game
+
+
+def games_counted(client: FlaskClient) -> int:
+    count: int = client.get("/stats/mada").json["games"]
+    return count
+
+
+# Archiving ---------------------------------------------------------------------------------------
+def test_a_real_worker_process_archives_a_finished_game(
+    client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path
+) -> None:
+    game = finished_game(client)
+    assert client.get(f"/games/{game['id']}").json["status"] == "finished"
+    done = run_cli(worker_env(redis_url, key_prefix, archive_dir), "worker", "--burst")
+    assert done.returncode == 0, done.stderr
+    record = client.get(f"/games/{game['id']}").json
+    assert record["status"] == "archived"
+    document = Archive(archive_dir).read(game["id"])
+    assert document is not None
+    replayed = replay_record(document, [
+        {k: v for k, v in e.items() if k not in ("seq", "at", "hash")} for e in document["events"]
+    ])  # fmt: skip
+    assert replayed.ok and replayed.result == record["result"]
+    assert replayed.head_hash == document["head_hash"]
+    assert games_counted(client) == 1
+
+
+def test_the_archive_file_is_gzipped_json_written_whole(
+    app: Flask, client: FlaskClient, archive_dir: Path
+) -> None:
+    game = finished_game(client)
+    drain(app)
+    path = Archive(archive_dir).path(game["id"])
+    document = json.loads(gzip.decompress(path.read_bytes()))
+    assert document["id"] == game["id"]
+    assert {"game", "players", "seed", "options", "rules_version", "events", "head_hash",
+            "result"} <= set(document)  # fmt: skip
+    assert not list(path.parent.glob(".tmp-*")), "a temporary file was left behind"
+
+
+def test_enqueueing_and_archiving_twice_counts_the_game_once(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = finished_game(client)
+    drain(app)
+    queue = app.extensions["tabletape.queue"]
+    # Force a second run of the same job, as a crash and a recovery would.
+    app.extensions["tabletape"].store.redis.hset(
+        f"{app.config['KEY_PREFIX']}{{{game['id']}}}:header", "status", "finished"
+    )
+    queue.enqueue(game["id"])
+    drain(app)
+    assert client.get(f"/games/{game['id']}").json["status"] == "archived"
+    assert games_counted(client) == 1
+
+
+@pytest.mark.parametrize("hang_before", ["count", "mark"])
+def test_a_worker_killed_mid_job_then_rerun_archives_and_counts_once(
+    app: Flask, client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path,
+    tmp_path: Path, hang_before: str,
+) -> None:  # fmt: skip
+    game = finished_game(client)
+    queue = app.extensions["tabletape.queue"]
+    queue.queue.empty()
+    marker = tmp_path / "reached"
+    queue.queue.enqueue(
+        "tests.service.slow_jobs.archive_then_hang",
+        game["id"],
+        job_id=archive_job_id(key_prefix, game["id"]),
+        hang_before=hang_before,
+        marker=str(marker),
+        **queue.job_args,
+    )
+    env = worker_env(redis_url, key_prefix, archive_dir)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "worker", "--burst"],
+        env=env, cwd=REPO, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists():
+            assert worker.poll() is None, "the worker ended before reaching the point"
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)  # the worker and its work horse, outright
+        worker.wait()
+    assert client.get(f"/games/{game['id']}").json["status"] == "finished"
+    assert games_counted(client) == (1 if hang_before == "mark" else 0)
+
+    again = run_cli(env, "worker", "--burst")  # its start re-enqueues the unarchived game
+    assert again.returncode == 0, again.stderr
+    assert client.get(f"/games/{game['id']}").json["status"] == "archived"
+    assert games_counted(client) == 1
+
+
+def test_a_game_finished_while_no_worker_runs_is_archived_after_reconcile(
+    app: Flask, client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path
+) -> None:
+    game = finished_game(client)
+    # As if the API had died between the last append and the enqueue.
+    app.extensions["tabletape.queue"].queue.empty()
+    env = worker_env(redis_url, key_prefix, archive_dir)
+    reconciled = run_cli(env, "reconcile")
+    assert reconciled.returncode == 0 and "1 games enqueued" in reconciled.stdout
+    drain(app)
+    assert client.get(f"/games/{game['id']}").json["status"] == "archived"
+
+
+def test_reads_work_the_same_for_an_archived_game(app: Flask, client: FlaskClient) -> None:
+    game = finished_game(client)
+    before = {path: client.get(f"/games/{game['id']}/{path}").json
+              for path in ("events", "state?at=5", "state", "export")}  # fmt: skip
+    drain(app)
+    for path, body in before.items():
+        assert client.get(f"/games/{game['id']}/{path}").json == body
+    assert client.get(f"/games/{game['id']}/audit").json["ok"] is True
+
+
+def test_trimmed_games_are_read_from_the_archive(
+    real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    app = make_app(real_redis, key_prefix, ARCHIVE_DIR=str(archive_dir), ARCHIVE_TRIM=True)
+    client = app.test_client()
+    game = finished_game(client)
+    before = {path: client.get(f"/games/{game['id']}/{path}").json
+              for path in ("events", "state?at=7", "state", "export")}  # fmt: skip
+    drain(app)
+    assert not real_redis.exists(f"{key_prefix}{{{game['id']}}}:events")
+    for path, body in before.items():
+        assert client.get(f"/games/{game['id']}/{path}").json == body
+    audit = client.get(f"/games/{game['id']}/audit").json
+    assert audit["ok"] is True, audit
+
+
+# Audit ---------------------------------------------------------------------------------------
+def tamper(client: redis.Redis, key_prefix: str, game_id: str, seq: int, **changes: Any) -> None:
+    """Change event ``seq``'s body directly in Redis, keeping its old hash."""
+    key = f"{key_prefix}{{{game_id}}}:events"
+    entries = client.xrange(key)
+    client.delete(key)
+    for entry_id, fields in entries:
+        if entry_id == f"0-{seq}":
+            fields = {**fields, "body": json.dumps({**json.loads(fields["body"]), **changes})}
+        client.xadd(key, fields, id=entry_id)
+
+
+def test_audit_of_a_sound_game_is_ok(client: FlaskClient) -> None:
+    game = finished_game(client)
+    audit = client.get(f"/games/{game['id']}/audit").json
+    record = client.get(f"/games/{game['id']}").json
+    assert audit == {"ok": True, "version": record["version"], "problems": [],
+                     "head_hash": client.get(f"/games/{game['id']}/events").json["events"][-1][
+                         "hash"]}  # fmt: skip
+
+
+def test_a_tampered_event_is_detected_and_named(
+    app: Flask, client: FlaskClient, real_redis: redis.Redis, key_prefix: str
+) -> None:
+    game = create(client, players=["Ana", "Ben"], seed=5)
+    play_to_the_end(client, game, seed=5)
+    events = client.get(f"/games/{game['id']}/events").json["events"]
+    target = next(e for e in events if e["type"] == "play")
+    tamper(real_redis, key_prefix, game["id"], target["seq"], note="edited")
+    audit = client.get(f"/games/{game['id']}/audit").json
+    assert audit["ok"] is False
+    assert any(f"event {target['seq']}" in problem for problem in audit["problems"])
+    # The archive job refuses it too, and the audit keeps saying why.
+    drain(app)
+    assert client.get(f"/games/{game['id']}").json["status"] == "finished"
+    assert any("archive job refused" in p for p in client.get(
+        f"/games/{game['id']}/audit").json["problems"])  # fmt: skip
+    assert games_counted(client) == 0
+
+
+def test_audit_command_exits_1_on_a_tampered_game(
+    client: FlaskClient, real_redis: redis.Redis, redis_url: str, key_prefix: str,
+    archive_dir: Path,
+) -> None:  # fmt: skip
+    game = finished_game(client)
+    env = worker_env(redis_url, key_prefix, archive_dir)
+    sound = run_cli(env, "audit", game["id"])
+    assert sound.returncode == 0 and json.loads(sound.stdout)["ok"] is True
+    second = client.get(f"/games/{game['id']}/events?from=2&limit=1").json["events"][0]
+    tamper(real_redis, key_prefix, game["id"], 2, player=1 - second["player"])
+    broken = run_cli(env, "audit", game["id"])
+    assert broken.returncode == 1
+    assert any("event 2" in p for p in json.loads(broken.stdout)["problems"])
+
+
+def test_a_changed_archive_file_is_detected(
+    app: Flask, client: FlaskClient, archive_dir: Path
+) -> None:
+    game = finished_game(client)
+    drain(app)
+    archive = Archive(archive_dir)
+    document = archive.read(game["id"])
+    assert document is not None
+    document["result"] = {"winners": [0, 1], "scores": [99, 99]}
+    archive.write(document)
+    audit = client.get(f"/games/{game['id']}/audit").json
+    assert audit["ok"] is False
+    assert any("archive" in problem for problem in audit["problems"])
+
+
+# Export and import ---------------------------------------------------------------------------
+def test_export_then_import_replays_to_the_same_result(client: FlaskClient) -> None:
+    game = finished_game(client, seed=4, players=3)
+    exported = client.get(f"/games/{game['id']}/export").json
+    assert set(exported) == {"game", "players", "seed", "options", "rules_version", "events"}
+    imported = client.post("/games/import", json=exported)
+    assert imported.status_code == 201, imported.json
+    copy = imported.json
+    assert copy["id"] != game["id"] and copy["token"]
+    original = client.get(f"/games/{game['id']}").json
+    assert (copy["status"], copy["result"], copy["version"]) == (
+        "finished", original["result"], original["version"])  # fmt: skip
+    assert client.get(f"/games/{copy['id']}/export").json == exported
+    assert client.get(f"/games/{copy['id']}/audit").json["ok"] is True
+    full = client.get(f"/games/{copy['id']}/state", headers=auth(copy)).json
+    assert full == client.get(f"/games/{game['id']}/state").json
+
+
+def test_an_unfinished_game_imports_as_active_and_can_go_on(client: FlaskClient) -> None:
+    game = create(client, players=["Ana", "Ben"])
+    exported = client.get(f"/games/{game['id']}/export").json
+    copy = client.post("/games/import", json=exported).json
+    assert (copy["status"], copy["version"]) == ("active", 0)
+    finished_copy = play_to_the_end(client, copy)
+    assert finished_copy[-1]["state"]["status"] == "finished"
+
+
+def test_a_corrupted_import_is_rejected_whole_naming_the_first_bad_event(
+    client: FlaskClient,
+) -> None:
+    game = finished_game(client, seed=2)
+    exported = client.get(f"/games/{game['id']}/export").json
+    bad = 6
+    exported["events"][bad - 1] = {**exported["events"][bad - 1], "player": 7}
+    before = client.get("/games").json["games"]
+    details = assert_error(client.post("/games/import", json=exported), 422, "illegal_move")
+    assert details["event"] == bad
+    assert client.get("/games").json["games"] == before
+
+
+def test_a_malformed_import_is_400(client: FlaskClient) -> None:
+    assert_error(client.post("/games/import", json={"game": "mada"}), 400, "invalid_request")
+
+
+def test_import_command_takes_many_files_and_rejects_bad_ones(
+    client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path, tmp_path: Path
+) -> None:
+    game = finished_game(client, seed=8)
+    exported = client.get(f"/games/{game['id']}/export").json
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(exported))
+    exported["events"][0]["type"] = "fly"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(exported))
+    done = run_cli(worker_env(redis_url, key_prefix, archive_dir), "import", str(good), str(bad))
+    assert done.returncode == 1
+    assert "good.json: game" in done.stdout
+    assert "rejected" in done.stderr and "bad.json" in done.stderr
+    assert len(client.get("/games").json["games"]) == 2
+
+
+def test_stats_rebuild_from_the_archive_equals_the_live_projections(
+    app: Flask, client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path
+) -> None:
+    for seed in range(4):
+        finished_game(client, seed=seed, players=2 + seed % 3)
+    drain(app)
+    live = client.get("/stats/mada").json
+    players = {name: client.get(f"/players/{name}/stats").json for name in ("Ana", "Caro")}
+    assert live["games"] == 4
+    done = run_cli(worker_env(redis_url, key_prefix, archive_dir), "stats", "rebuild")
+    assert done.returncode == 0, done.stderr
+    assert client.get("/stats/mada").json == live
+    assert {name: client.get(f"/players/{name}/stats").json for name in players} == players

@@ -1,0 +1,550 @@
+"""Statistics of finished games: counted once, equal to an independent count, rebuilt identically.
+
+Games are random playouts of Mada with the domain; their records are made by hand, finished, with
+the result the final state gives. The figures the projections show are checked against figures
+counted here from the same games without the module's help.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import threading
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from click.testing import CliRunner
+from flask.testing import FlaskClient
+
+from domain.mada import Mada, MadaState
+from service.archive import Archive, archive_document
+from service.stats_api import stats as stats_blueprint
+from service.stats_cli import stats as stats_command
+from service.store import GameRecord, StoredEvent, canonical_json, chain_hash, header_hash
+from tests.conftest import make_app
+from workers.stats import (
+    StatsError,
+    count_game,
+    figures_of,
+    game_stats,
+    player_stats,
+    rebuild_stats,
+    replay_states,
+)
+
+GAME = Mada()
+NAMES = ["Ana", "Ben", "Caro", "Dan", "Zoé: the 2nd"]
+
+
+@dataclass(frozen=True)
+class Played:
+    record: GameRecord
+    events: list[StoredEvent]
+    states: list[MadaState]
+
+    @property
+    def bodies(self) -> list[dict[str, Any]]:
+        return [event.body for event in self.events]
+
+
+def play(seed: int, players: list[str], first_player: int = 0, chance: str = "seeded") -> Played:
+    """A random game of Mada to its end, recorded as the store would hold it once finished."""
+    rng = random.Random(seed)
+    options = GAME.options({"first_player": first_player, "chance": chance}, len(players))
+    state = GAME.new_game(len(players), seed, options)
+    header = {
+        "game": "mada",
+        "players": players,
+        "seed": seed,
+        "options": options,
+        "rules_version": GAME.rules_version,
+    }
+    previous = header_hash(header)
+    events: list[StoredEvent] = []
+    states: list[MadaState] = []
+    while not state.finished:
+        body = rng.choice(GAME.legal_moves(state))
+        state = GAME.apply(state, body)
+        previous = chain_hash(previous, canonical_json(body))
+        events.append(StoredEvent(len(events) + 1, body, "2025-05-01T12:00:00Z", previous))
+        states.append(state)
+    record = GameRecord(
+        id=hashlib.sha256(f"game {seed}".encode()).hexdigest()[:32],
+        **header,
+        created_at="2025-05-01T11:00:00Z",
+        version=len(events),
+        status="finished",
+        head_hash=previous,
+        token_sha256="0" * 64,
+        finished_at="2025-05-01T12:00:00Z",
+        result=GAME.result(state),
+    )
+    return Played(record, events, states)
+
+
+def some_games(count: int = 8) -> list[Played]:
+    """Games of 2 to 5 players, seated in varied orders, with varied first players."""
+    rng = random.Random(2025)
+    games = []
+    for seed in range(count):
+        players = rng.sample(NAMES, rng.randint(2, 5))
+        games.append(play(seed, players, first_player=rng.randrange(len(players))))
+    return games
+
+
+def count(client: redis.Redis, prefix: str, played: Played) -> bool:
+    return count_game(client, prefix, played.record, played.bodies, played.states)
+
+
+def rate(part: float, whole: float) -> float:
+    return part / whole if whole else 0.0
+
+
+def expected_game_stats(games: list[Played]) -> dict[str, Any]:
+    """The figures of ``games``, counted here from the records and the final states."""
+    players: dict[str, Counter[str]] = defaultdict(Counter)
+    histogram: Counter[int] = Counter()
+    seats = max((len(g.record.players) for g in games), default=0)
+    wins_by_seat, games_by_seat = [0] * seats, [0] * seats
+    first_wins = 0
+    winner_share = 0.0
+    rounds = tried = lost = 0
+    for game in games:
+        result = GAME.result(game.states[-1])
+        assert result == game.record.result
+        winners = result["winners"]
+        for seat, (name, score) in enumerate(
+            zip(game.record.players, result["scores"], strict=True)
+        ):
+            players[name].update(games=1, wins=seat in winners, score=score)
+            histogram[score] += 1
+            games_by_seat[seat] += 1
+            wins_by_seat[seat] += seat in winners
+        first_wins += game.record.options["first_player"] in winners
+        winner_share += len(winners) / len(game.record.players)
+        rounds += game.states[-1].round
+        tried += sum(body["type"] == "try_luck" for body in game.bodies)
+        lost += GAME.stats_counters(game.bodies, game.states)["try_luck_lost"]
+    n = len(games)
+    names = sorted(players)
+    return {
+        "game": "mada",
+        "games": n,
+        "wins": {name: players[name]["wins"] for name in names},
+        "win_rate": {name: players[name]["wins"] / players[name]["games"] for name in names},
+        "players": {
+            name: {
+                "games": players[name]["games"],
+                "wins": players[name]["wins"],
+                "win_rate": players[name]["wins"] / players[name]["games"],
+                "mean_score": players[name]["score"] / players[name]["games"],
+            }
+            for name in names
+        },
+        "scores": {
+            "mean": rate(sum(s * c for s, c in histogram.items()), histogram.total()),
+            "distribution": {str(score): histogram[score] for score in sorted(histogram)},
+        },
+        "length": {
+            "mean_events": rate(sum(len(g.events) for g in games), n),
+            "mean_rounds": rate(rounds, n),
+        },
+        "seat_advantage": {
+            "first_player_wins": first_wins,
+            "first_player_win_rate": rate(first_wins, n),
+            "expected_win_rate": rate(winner_share, n),
+            "wins_by_seat": wins_by_seat,
+            "games_by_seat": games_by_seat,
+        },
+        "extras": {"rounds_per_game": rate(rounds, n), "try_luck_loss_rate": rate(lost, tried)},
+    }
+
+
+def approx_json(value: Any) -> Any:
+    """Floats compared to the last few bits: the module sums in another order than this file."""
+    if isinstance(value, dict):
+        return {key: approx_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [approx_json(item) for item in value]
+    if isinstance(value, float):
+        return pytest.approx(value, rel=1e-12)
+    return value
+
+
+def every_stats_key(client: redis.Redis, prefix: str) -> dict[str, Any]:
+    """Every statistics key under the prefix with its whole content."""
+    dump: dict[str, Any] = {}
+    for key in sorted(client.scan_iter(match=f"{prefix}{{stats}}*", count=1000)):
+        kind = client.type(key)
+        dump[key] = client.hgetall(key) if kind == "hash" else sorted(client.smembers(key))
+    return dump
+
+
+# --- counting ----------------------------------------------------------------------------------
+
+
+def test_a_game_counted_twice_is_counted_once(real_redis: redis.Redis, key_prefix: str) -> None:
+    played = play(1, ["Ana", "Ben", "Caro"])
+    assert count(real_redis, key_prefix, played) is True
+    once = every_stats_key(real_redis, key_prefix)
+    assert count(real_redis, key_prefix, played) is False
+    assert every_stats_key(real_redis, key_prefix) == once
+    assert game_stats(real_redis, key_prefix, "mada")["games"] == 1
+
+
+def test_archive_jobs_racing_on_one_game_count_it_once(
+    real_redis: redis.Redis, key_prefix: str
+) -> None:
+    played = play(2, ["Ana", "Ben"])
+    outcomes: list[bool] = []
+    start = threading.Barrier(8)
+
+    def archive_job() -> None:
+        start.wait()
+        outcomes.append(count(real_redis, key_prefix, played))
+
+    threads = [threading.Thread(target=archive_job) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == [False] * 7 + [True]
+    assert game_stats(real_redis, key_prefix, "mada")["games"] == 1
+
+
+def test_an_unfinished_game_is_not_counted(real_redis: redis.Redis, key_prefix: str) -> None:
+    played = play(3, ["Ana", "Ben"])
+    with pytest.raises(StatsError, match="not finished"):
+        count_game(real_redis, key_prefix, played.record, played.bodies[:-1], played.states[:-1])
+    assert every_stats_key(real_redis, key_prefix) == {}
+
+
+def test_replay_states_follow_each_event() -> None:
+    played = play(4, ["Ana", "Ben", "Caro"], chance="observed")
+    assert replay_states(played.record.header, played.bodies) == played.states
+
+
+def test_figures_of_one_game_are_what_it_adds() -> None:
+    played = play(5, ["Ana", "Ben", "Caro"], first_player=1)
+    result = played.record.result
+    assert result is not None
+    figures = figures_of(played.record, played.bodies, played.states)
+    assert figures.totals["games"] == 1
+    assert figures.totals["events"] == len(played.events)
+    assert figures.totals["players:3:winners"] == len(result["winners"])
+    assert figures.totals["first:wins"] == int(1 in result["winners"])
+    assert [figures.totals[f"seat:{seat}:wins"] for seat in range(3)] == [
+        int(seat in result["winners"]) for seat in range(3)
+    ]
+    assert figures.totals["counter:rounds"] == played.states[-1].round
+    assert sum(figures.scores.values()) == 3
+    assert {name: play.score for name, play in figures.plays.items()} == dict(
+        zip(played.record.players, result["scores"], strict=True)
+    )
+
+
+# --- the figures -------------------------------------------------------------------------------
+
+
+def test_game_figures_match_an_independent_count(real_redis: redis.Redis, key_prefix: str) -> None:
+    games = some_games()
+    for played in games:
+        count(real_redis, key_prefix, played)
+    assert game_stats(real_redis, key_prefix, "mada") == approx_json(expected_game_stats(games))
+
+
+def test_player_figures_match_an_independent_count(
+    real_redis: redis.Redis, key_prefix: str
+) -> None:
+    games = some_games()
+    for played in games:
+        count(real_redis, key_prefix, played)
+    for name in NAMES:
+        mine = [
+            (seat in g.record.result["winners"], g.record.result["scores"][seat])
+            for g in games
+            for seat, player in enumerate(g.record.players)
+            if player == name and g.record.result is not None
+        ]
+        wins, scores = sum(won for won, _ in mine), sum(score for _, score in mine)
+        figures = {
+            "games": len(mine),
+            "wins": wins,
+            "win_rate": rate(wins, len(mine)),
+            "mean_score": rate(scores, len(mine)),
+        }
+        assert player_stats(real_redis, key_prefix, name) == approx_json(
+            {"player": name, **figures, "by_game": {"mada": figures} if mine else {}}
+        )
+
+
+def test_a_shared_victory_is_a_win_for_every_tied_seat(
+    real_redis: redis.Redis, key_prefix: str
+) -> None:
+    tied = next(
+        played
+        for seed in range(200)
+        if len((played := play(seed, ["Ana", "Ben", "Caro"])).record.result["winners"]) > 1
+    )
+    count(real_redis, key_prefix, tied)
+    figures = game_stats(real_redis, key_prefix, "mada")
+    winners = tied.record.result["winners"]
+    assert figures["wins"] == {
+        name: int(seat in winners)
+        for seat, name in sorted(enumerate(tied.record.players), key=lambda p: p[1])
+    }
+    assert figures["seat_advantage"]["wins_by_seat"] == [int(s in winners) for s in range(3)]
+    assert figures["seat_advantage"]["expected_win_rate"] == pytest.approx(len(winners) / 3)
+    assert sum(figures["wins"].values()) == len(winners)
+
+
+def test_seat_advantage_compares_the_first_player_with_an_even_chance(
+    real_redis: redis.Redis, key_prefix: str
+) -> None:
+    games = [play(seed, ["Ana", "Ben"], first_player=seed % 2) for seed in range(10)]
+    for played in games:
+        count(real_redis, key_prefix, played)
+    first_wins = sum(g.record.options["first_player"] in g.record.result["winners"] for g in games)
+    share = sum(len(g.record.result["winners"]) / 2 for g in games) / 10
+    advantage = game_stats(real_redis, key_prefix, "mada")["seat_advantage"]
+    assert advantage["first_player_wins"] == first_wins
+    assert advantage["first_player_win_rate"] == first_wins / 10
+    assert advantage["expected_win_rate"] == pytest.approx(share)
+    assert advantage["games_by_seat"] == [10, 10]
+
+
+def test_mada_adds_rounds_and_how_often_try_luck_loses(
+    real_redis: redis.Redis, key_prefix: str
+) -> None:
+    games = [play(seed, ["Ana", "Ben", "Caro"], chance="observed") for seed in range(5)]
+    for played in games:
+        count(real_redis, key_prefix, played)
+    figures = game_stats(real_redis, key_prefix, "mada")
+    rounds = sum(g.states[-1].round for g in games)
+    # Observed try_luck names its card: it lost if a Cactus card came up below the pile's top.
+    tried = lost = 0
+    for g in games:
+        before = [GAME.new_game(3, g.record.seed, g.record.options), *g.states[:-1]]
+        for index, body in enumerate(g.bodies):
+            if body["type"] == "try_luck":
+                pile = before[index].piles[body["player"]]
+                top = pile[-1] if pile else None
+                tried += 1
+                lost += (
+                    isinstance(body["card"], int) and isinstance(top, int) and top > body["card"]
+                )
+    assert tried and lost
+    assert figures["extras"] == {
+        "rounds_per_game": pytest.approx(rounds / 5),
+        "try_luck_loss_rate": pytest.approx(lost / tried),
+    }
+    assert figures["length"]["mean_rounds"] == pytest.approx(rounds / 5)
+
+
+def test_a_game_without_finished_games_has_zeros(real_redis: redis.Redis, key_prefix: str) -> None:
+    assert game_stats(real_redis, key_prefix, "mada") == {
+        "game": "mada",
+        "games": 0,
+        "wins": {},
+        "win_rate": {},
+        "players": {},
+        "scores": {"mean": 0.0, "distribution": {}},
+        "length": {"mean_events": 0.0, "mean_rounds": 0.0},
+        "seat_advantage": {
+            "first_player_wins": 0,
+            "first_player_win_rate": 0.0,
+            "expected_win_rate": 0.0,
+            "wins_by_seat": [],
+            "games_by_seat": [],
+        },
+        "extras": {"rounds_per_game": 0.0, "try_luck_loss_rate": 0.0},
+    }
+
+
+# --- rebuilding from the archive ---------------------------------------------------------------
+
+
+def archive(played: list[Played], directory: Path) -> None:
+    for game in played:
+        Archive(directory).write(archive_document(game.record, game.events))
+
+
+def test_rebuild_from_the_archive_gives_the_live_figures_exactly(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    games = some_games(10)
+    archive(games, tmp_path)
+    # Live, the games are counted in the order they finished; the rebuild reads them by id.
+    for played in games:
+        count(real_redis, key_prefix, played)
+    live_game = game_stats(real_redis, key_prefix, "mada")
+    live_players = {name: player_stats(real_redis, key_prefix, name) for name in NAMES}
+    live_keys = every_stats_key(real_redis, key_prefix)
+
+    seen: list[Path] = []
+
+    def progress(paths: list[Path]) -> Any:
+        seen.extend(paths)
+        return iter(paths)
+
+    assert rebuild_stats(real_redis, key_prefix, tmp_path, progress=progress) == 10
+    assert len(seen) == 10
+    assert game_stats(real_redis, key_prefix, "mada") == live_game
+    assert {name: player_stats(real_redis, key_prefix, name) for name in NAMES} == live_players
+    # The same keys, with the same contents, and nothing of the rebuild left behind.
+    assert every_stats_key(real_redis, key_prefix) == live_keys
+
+
+def test_rebuild_replaces_figures_the_archive_does_not_hold(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    games = some_games(4)
+    archive(games[:2], tmp_path)
+    for played in games:
+        count(real_redis, key_prefix, played)
+    real_redis.hset(f"{key_prefix}{{stats}}:player:Ghost", "games:mada", 99)
+    real_redis.sadd(f"{key_prefix}{{stats}}:index", "player:Ghost")
+
+    assert rebuild_stats(real_redis, key_prefix, tmp_path) == 2
+    assert game_stats(real_redis, key_prefix, "mada") == approx_json(expected_game_stats(games[:2]))
+    assert player_stats(real_redis, key_prefix, "Ghost")["games"] == 0
+    # A game dropped by the rebuild may be counted again, since its figures are gone.
+    assert count(real_redis, key_prefix, games[3]) is True
+
+
+def test_a_game_counted_while_the_rebuild_runs_is_kept(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    games = some_games(5)
+    archive(games[:4], tmp_path)
+
+    def archive_job_meanwhile(paths: list[Path]) -> Any:
+        for number, path in enumerate(paths):
+            if number == 2:
+                # The archive job writes the file, then counts the game: after the listing.
+                archive(games[4:], tmp_path)
+                count(real_redis, key_prefix, games[4])
+            yield path
+
+    assert rebuild_stats(real_redis, key_prefix, tmp_path, progress=archive_job_meanwhile) == 5
+    assert game_stats(real_redis, key_prefix, "mada") == approx_json(expected_game_stats(games))
+
+
+def test_rebuild_of_an_empty_archive_clears_the_figures(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    count(real_redis, key_prefix, play(6, ["Ana", "Ben"]))
+    assert rebuild_stats(real_redis, key_prefix, tmp_path / "nothing here") == 0
+    assert every_stats_key(real_redis, key_prefix) == {}
+    assert game_stats(real_redis, key_prefix, "mada")["games"] == 0
+
+
+def test_a_broken_archive_file_stops_the_rebuild_and_leaves_the_figures(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    games = some_games(3)
+    archive(games, tmp_path)
+    for played in games:
+        count(real_redis, key_prefix, played)
+    before = every_stats_key(real_redis, key_prefix)
+    broken = archive_document(games[1].record, games[1].events)
+    broken["events"][0]["player"] = 7
+    Archive(tmp_path).write(broken)
+
+    with pytest.raises(StatsError, match=games[1].record.id):
+        rebuild_stats(real_redis, key_prefix, tmp_path)
+    assert every_stats_key(real_redis, key_prefix) == before
+
+
+def test_an_unreadable_archive_file_is_named(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    played = play(7, ["Ana", "Ben"])
+    archive([played], tmp_path)
+    path = Archive(tmp_path).path(played.record.id)
+    path.write_bytes(b"not gzip")
+    with pytest.raises(StatsError, match=played.record.id):
+        rebuild_stats(real_redis, key_prefix, tmp_path)
+    assert every_stats_key(real_redis, key_prefix) == {}
+
+
+def test_the_rebuild_command_counts_the_archive(
+    redis_url: str, real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    games = some_games(3)
+    archive(games, tmp_path)
+    env = {
+        "TABLETAPE_REDIS_URL": redis_url,
+        "TABLETAPE_KEY_PREFIX": key_prefix,
+        "TABLETAPE_ARCHIVE_DIR": str(tmp_path),
+    }
+    outcome = CliRunner().invoke(stats_command, ["rebuild"], env=env)
+    assert outcome.exit_code == 0, outcome.output
+    assert "3 finished games counted" in outcome.output
+    assert game_stats(real_redis, key_prefix, "mada") == approx_json(expected_game_stats(games))
+
+
+# --- over HTTP ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def http(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> FlaskClient:
+    app = make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path))
+    if "stats" not in app.blueprints:
+        # Until service/app.py registers it.
+        app.extensions["flask-smorest"]["apis"][""]["ext_obj"].register_blueprint(stats_blueprint)
+    return app.test_client()
+
+
+def test_get_stats_of_a_game(http: FlaskClient, real_redis: redis.Redis, key_prefix: str) -> None:
+    games = some_games(4)
+    for played in games:
+        count(real_redis, key_prefix, played)
+    response = http.get("/stats/mada")
+    assert response.status_code == 200
+    assert response.get_json() == approx_json(expected_game_stats(games))
+
+
+def test_stats_of_an_unknown_game_are_not_found(http: FlaskClient) -> None:
+    response = http.get("/stats/chess")
+    assert response.status_code == 404
+    error = response.get_json()["error"]
+    assert error["code"] == "not_found"
+    assert "chess" in error["message"]
+
+
+def test_get_stats_of_a_player(http: FlaskClient, real_redis: redis.Redis, key_prefix: str) -> None:
+    games = some_games(4)
+    for played in games:
+        count(real_redis, key_prefix, played)
+    name = "Zoé: the 2nd"
+    response = http.get(f"/players/{name}/stats")
+    assert response.status_code == 200
+    assert response.get_json() == player_stats(real_redis, key_prefix, name)
+    assert response.get_json()["player"] == name
+
+
+def test_a_player_without_finished_games_has_zeros(http: FlaskClient) -> None:
+    response = http.get("/players/Nobody/stats")
+    assert response.status_code == 200
+    assert response.get_json() == {
+        "player": "Nobody",
+        "games": 0,
+        "wins": 0,
+        "win_rate": 0.0,
+        "mean_score": 0.0,
+        "by_game": {},
+    }
+
+
+def test_the_openapi_document_describes_the_statistics(http: FlaskClient) -> None:
+    document = http.get("/openapi.json").get_json()
+    assert "/stats/{game}" in document["paths"]
+    assert "/players/{name}/stats" in document["paths"]
+    schemas = document["components"]["schemas"]
+    assert {"GameStats", "PlayerStats", "SeatAdvantage"} <= set(schemas)
+    assert "404" in document["paths"]["/stats/{game}"]["get"]["responses"]

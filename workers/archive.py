@@ -1,0 +1,89 @@
+"""The archive job: a finished game is replayed from scratch, verified, archived and counted.
+
+The job is idempotent, so it may be killed at any point and run again, or run twice at once:
+the archive file is written atomically with bytes that depend on the record alone, the statistics
+are counted under a guard that admits each game once, and the game is marked ``archived`` last.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import redis
+
+from service.archive import Archive, archive_document
+from service.audit import audit_game
+from service.store import EventStore
+from workers import stats
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Seconds to wait before each retry of a step that met a Redis error.
+_BACKOFF = (0.2, 0.5, 1, 2, 4, 8)
+
+
+def archive_game(
+    game_id: str, key_prefix: str, archive_dir: str, trim: bool = False, redis_url: str = ""
+) -> str:
+    """Archive one finished game; the outcome in a word ("archived", "already", "problem"...)."""
+    client = _client(redis_url)
+    store = EventStore(client, prefix=key_prefix)
+    return with_backoff(lambda: _archive(store, Archive(archive_dir), game_id, trim))
+
+
+def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> str:
+    record = store.get(game_id)
+    if record is None:
+        return "missing"
+    if record.status == "archived":
+        return "already"
+    if record.status != "finished":
+        return "not finished"
+    events = store.events(game_id)
+    audit = audit_game(record, events)
+    if not audit.ok:
+        # Never archive a record that does not replay to what it claims: keep it for the audit.
+        store.mark_archive_problem(game_id, "; ".join(audit.problems))
+        log.error("game %s not archived: %s", game_id, audit.problems)
+        return "problem"
+    document = archive_document(record, events)
+    archive.write(document)
+    if archive.read(game_id) != document:
+        store.mark_archive_problem(game_id, "the archive file did not read back as written")
+        return "problem"
+    states = stats.replay_states(record.header, [event.body for event in events])
+    stats.count_game(store.redis, store.prefix, record, [e.body for e in events], states)
+    store.mark_archived(game_id, trim=trim)
+    return "archived"
+
+
+def with_backoff(step: Callable[[], T]) -> T:
+    """Run ``step``, retrying with growing pauses while Redis is unreachable."""
+    for pause in _BACKOFF:
+        try:
+            return step()
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            log.warning("Redis unreachable (%s); retrying in %ss", error, pause)
+            time.sleep(pause)
+    return step()
+
+
+def _client(redis_url: str) -> redis.Redis:
+    if redis_url:
+        return redis.Redis.from_url(redis_url, decode_responses=True)
+    # Inside an RQ worker: the worker's own connection, decoding text like the service's.
+    from rq import get_current_job
+
+    job = get_current_job()
+    if job is None:
+        raise RuntimeError("archive_game needs a redis_url outside an RQ worker")
+    kwargs = dict(job.connection.connection_pool.connection_kwargs)
+    kwargs["decode_responses"] = True
+    pool = job.connection.connection_pool.__class__(
+        connection_class=job.connection.connection_pool.connection_class, **kwargs
+    )
+    return redis.Redis(connection_pool=pool)
