@@ -17,7 +17,7 @@ DEFAULTS: dict[str, Any] = {
     # The contract's SHOULD: bodies over 64 KiB are refused with 413 too_large.
     "MAX_CONTENT_LENGTH": 64 * 1024,
     "STATE_CACHE_SIZE": 4096,
-    # Requests per client address and API process (flask-limiter syntax); empty switches it off.
+    # Requests per client address and API process (`limits` syntax); empty switches it off.
     "RATE_LIMIT": "100 per second",
 }
 

@@ -14,14 +14,14 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 
 from domain import get_game
-from domain.errors import GameFinishedError, InvalidOptionsError
+from domain.errors import GameFinishedError, InvalidOptionsError, TabletapeError
 from domain.game import Event, Game
 from service.archive import Archive, events_of
 from service.audit import Audit, audit_game, replay_record
@@ -68,34 +68,45 @@ class AppendResult:
     game_finished: bool
 
 
-class StateCache:
-    """The latest state of recently played games, per process, with the version it is at.
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's record as of one version, with its state after that many events."""
 
-    A cached state is a pure value: a stale one is caught up with the events after its version,
-    a missing one is rebuilt from the stream. It saves an append from replaying the whole game.
+    record: GameRecord
+    state: Any
+
+
+class StateCache:
+    """The latest state of recently played games, per process, with the record it matches.
+
+    A snapshot is a pure value: a stale one is caught up with the events after its version, a
+    missing one is rebuilt from the stream. It saves an append from replaying the whole game and,
+    when it is current, from reading the header at all: the store's version check catches a stale
+    one.
     """
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
+        self._snapshots: OrderedDict[str, Snapshot] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> tuple[int, Any] | None:
+    def get(self, game_id: str) -> Snapshot | None:
         with self._lock:
-            entry = self._states.get(game_id)
-            if entry is not None:
-                self._states.move_to_end(game_id)
-            return entry
+            snapshot = self._snapshots.get(game_id)
+            if snapshot is not None:
+                self._snapshots.move_to_end(game_id)
+            return snapshot
 
-    def put(self, game_id: str, version: int, state: Any) -> None:
+    def put(self, snapshot: Snapshot) -> None:
+        game_id = snapshot.record.id
         with self._lock:
-            current = self._states.get(game_id)
-            if current is not None and current[0] > version:
+            current = self._snapshots.get(game_id)
+            if current is not None and current.record.version > snapshot.record.version:
                 return
-            self._states[game_id] = (version, state)
-            self._states.move_to_end(game_id)
-            while len(self._states) > self._size:
-                self._states.popitem(last=False)
+            self._snapshots[game_id] = snapshot
+            self._snapshots.move_to_end(game_id)
+            while len(self._snapshots) > self._size:
+                self._snapshots.popitem(last=False)
 
 
 class GameService:
@@ -197,23 +208,37 @@ class GameService:
         if_match: int | None = None,
         idempotency_key: str | None = None,
     ) -> AppendResult:
+        """Validate a move against the latest state and append it at that state's version.
+
+        The first attempt trusts this process's snapshot of the game, so a move costs one round
+        trip to Redis: the append script refuses it if the snapshot was stale. Any doubt (a stale
+        snapshot, a move the snapshot calls illegal, which may be a retried idempotent append, an
+        If-Match it does not match) is settled on the record read from Redis.
+        """
         body = canonical_json(event)
         body_digest = hashlib.sha256(body.encode()).hexdigest()
+        snapshot = self.cache.get(game_id)
+        trusted = snapshot is not None and if_match in (None, snapshot.record.version)
         for _ in range(_MAX_APPEND_ATTEMPTS):
-            record = self.get(game_id)
+            if not trusted:
+                snapshot = self._current(game_id, token, if_match, idempotency_key, body_digest)
+                if isinstance(snapshot, AppendResult):
+                    return snapshot
+            assert snapshot is not None
+            record = snapshot.record
             if not self.authorize(record, token):
                 raise UnauthorizedError("appending needs the game's token as a Bearer token")
-            if idempotency_key:
-                prior = self.store.idempotency_record(game_id, idempotency_key)
-                if prior is not None:
-                    return _replay_idempotent(prior, body_digest, idempotency_key)
-            if record.status != "active":
-                raise GameFinishedError(f"game {game_id} is over: no move can be added")
-            if if_match is not None and if_match != record.version:
-                raise VersionConflictError(record.version, if_match)
-
             game = get_game(record.game)
-            state = game.apply(self.state(record), event)
+            try:
+                if game.result(snapshot.state) is not None:
+                    raise GameFinishedError(f"game {game_id} is over: no move can be added")
+                state = game.apply(snapshot.state, event)
+            except TabletapeError:
+                if trusted:
+                    trusted = False
+                    continue
+                raise
+            trusted = False
             seq = record.version + 1
             at = utc_now()
             event_hash = chain_hash(record.head_hash, body)
@@ -241,7 +266,10 @@ class GameService:
             )
             match outcome:
                 case Appended():
-                    self.cache.put(game_id, seq, state)
+                    status = "active" if result is None else "finished"
+                    after = replace(record, version=seq, head_hash=event_hash, status=status,
+                                    result=result)  # fmt: skip
+                    self.cache.put(Snapshot(after, state))
                     if result is not None:
                         self._finished(game_id)
                     return AppendResult(response, seq, result is not None)
@@ -257,21 +285,44 @@ class GameService:
                     raise NotFoundError(f"no game with id {game_id!r}")
         raise VersionConflictError(self.get(game_id).version, None)
 
+    def _current(
+        self,
+        game_id: str,
+        token: str | None,
+        if_match: int | None,
+        idempotency_key: str | None,
+        body_digest: str,
+    ) -> Snapshot | AppendResult:
+        """The game as Redis has it now, checked for everything an append must not get past;
+        or the recorded answer when the idempotency key was used before."""
+        record = self.get(game_id)
+        if not self.authorize(record, token):
+            raise UnauthorizedError("appending needs the game's token as a Bearer token")
+        if idempotency_key:
+            prior = self.store.idempotency_record(game_id, idempotency_key)
+            if prior is not None:
+                return _replay_idempotent(prior, body_digest, idempotency_key)
+        if record.status != "active":
+            raise GameFinishedError(f"game {game_id} is over: no move can be added")
+        if if_match is not None and if_match != record.version:
+            raise VersionConflictError(record.version, if_match)
+        return Snapshot(record, self.state(record))
+
     # Reading --------------------------------------------------------------------------------------
     def state(self, record: GameRecord, at: int | None = None) -> Any:
         """The state after the first ``at`` events (default: all), from the cache when it serves."""
         game = get_game(record.game)
         target = record.version if at is None else at
         cached = self.cache.get(record.id)
-        if cached is not None and cached[0] <= target:
-            version, state = cached
+        if cached is not None and cached.record.version <= target:
+            version, state = cached.record.version, cached.state
         else:
             version, state = 0, self._initial_state(game, record)
         if version < target:
             for stored in self._events(record, version + 1, target):
                 state = game.apply(state, stored.body)
             if target == record.version:
-                self.cache.put(record.id, target, state)
+                self.cache.put(Snapshot(record, state))
         return state
 
     def view(self, record: GameRecord, at: int | None, *, full: bool) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """Rate limits: a client that sends too many requests gets 429 rate_limited.
 
-Counted per client address and per API process (in memory): a guard against runaway clients, not a
-quota. Behind a reverse proxy every client shares the proxy's address: raise or switch off the
-limit there (RATE_LIMIT empty).
+Counted per client address and per API process, in memory, with the ``limits`` library (the engine
+of flask-limiter, used directly: the extension's per-request machinery cost more than a whole
+append's validation). A guard against runaway clients, not a quota. Behind a reverse proxy every
+client shares the proxy's address: raise or switch off the limit there (RATE_LIMIT empty).
 """
 
 from __future__ import annotations
@@ -10,19 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+import limits
+from flask import Flask, request
+from limits.storage import MemoryStorage
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
 
 
 def init_rate_limits(app: Flask, settings: Mapping[str, Any]) -> None:
-    limit = settings["RATE_LIMIT"]
-    if not limit:
+    if not settings["RATE_LIMIT"]:
         return
-    Limiter(
-        get_remote_address,
-        app=app,
-        default_limits=[limit],
-        storage_uri="memory://",
-        headers_enabled=True,
-    )
+    limit = limits.parse(settings["RATE_LIMIT"])
+    limiter = FixedWindowRateLimiter(MemoryStorage())
+
+    @app.before_request
+    def count_request() -> None:
+        if not limiter.hit(limit, request.remote_addr or "unknown"):
+            raise TooManyRequests()

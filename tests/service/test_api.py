@@ -347,6 +347,28 @@ def test_concurrent_writers_without_if_match_lose_and_duplicate_nothing(app: Fla
     assert events["version"] == len(accepted)
 
 
+def test_a_process_with_a_stale_snapshot_never_appends_at_a_taken_version(
+    real_redis: redis.Redis, key_prefix: str
+) -> None:
+    # Two API processes on one Redis: each keeps its own snapshot of the game.
+    first = make_app(real_redis, key_prefix).test_client()
+    second = make_app(real_redis, key_prefix).test_client()
+    game = create(first, players=["Ana", "Ben"], seed=11)
+    assert append(second, game, legal(second, game)[0]).status_code == 201  # second caches v1
+    assert append(first, game, legal(first, game)[0]).status_code == 201  # now at v2
+    # The second's snapshot is at v1: with If-Match 1 the store refuses, naming version 2.
+    stale = legal(first, game)[0]
+    details = assert_error(append(second, game, stale, **{"If-Match": "1"}), 409,
+                           "version_conflict")  # fmt: skip
+    assert details == {"current_version": 2}
+    # Without If-Match it re-reads the game and appends at v3, judged on the true state.
+    response = append(second, game, stale)
+    assert response.status_code == 201 and response.json["seq"] == 3
+    events = first.get(f"/games/{game['id']}/events").json["events"]
+    assert [e["seq"] for e in events] == [1, 2, 3]
+    assert first.get(f"/games/{game['id']}/audit").json["ok"] is True
+
+
 # Service ---------------------------------------------------------------------------------------
 def test_health_is_ok_with_the_store_up(client: FlaskClient) -> None:
     body = client.get("/health").json
