@@ -12,6 +12,7 @@ import orjson
 from flask import current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import Schema
 from webargs.flaskparser import FlaskParser
 
 from service.errors import InvalidRequestError
@@ -59,15 +60,31 @@ _ERRORS = {
 }
 
 
-def _errors(*statuses: int) -> Any:
-    """Document the contract's error body for the statuses a view can answer."""
+def _errors(
+    *statuses: int,
+    parameters: tuple[dict[str, Any], ...] = (),
+    request_schema: type[Schema] | None = None,
+) -> Any:
+    """Document the contract's error body for the statuses a view can answer (and its headers).
 
-    def decorate(view: Any) -> Any:
-        for status in (*statuses, 429):
-            view = games.alt_response(status, schema=ErrorSchema, description=_ERRORS[status])(view)
-        return view
-
-    return decorate
+    One ``doc`` decorator, not one ``alt_response`` per status: each decorator wraps the view,
+    and the wrappers run on every request.
+    """
+    responses = {
+        str(status): {
+            "description": _ERRORS[status],
+            "content": {"application/json": {"schema": ErrorSchema}},
+        }
+        for status in (*statuses, 429)
+    }
+    documented: dict[str, Any] = {"responses": responses, "parameters": list(parameters)}
+    if request_schema is not None:
+        # A body parsed by the view itself (not by @arguments) is documented here.
+        documented["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": request_schema}},
+        }
+    return games.doc(**documented)
 
 
 def _header(name: str, description: str, required: bool = False) -> dict[str, Any]:
@@ -238,8 +255,7 @@ class Events(MethodView):
 class State(MethodView):
     @games.arguments(StateQuerySchema, location="query")
     @games.response(200, description="the game's state object (fields per game)")
-    @_errors(400, 404, 503)
-    @games.doc(parameters=[_TOKEN_HEADER])
+    @_errors(400, 404, 503, parameters=(_TOKEN_HEADER,))
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The state after the first ``at`` events (default: all). Full with the token or once
         the game is over; without, hidden information is left out."""

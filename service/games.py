@@ -12,10 +12,10 @@ import logging
 import os
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -54,7 +54,9 @@ _MAX_APPEND_ATTEMPTS = 50
 
 
 def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """Server time, ISO 8601 UTC to the millisecond (formatted by hand: it is on every append)."""
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
 
 
 def token_digest(token: str) -> str:
@@ -216,7 +218,8 @@ class GameService:
         If-Match it does not match) is settled on the record read from Redis.
         """
         body = canonical_json(event)
-        body_digest = hashlib.sha256(body.encode()).hexdigest()
+        # Only a keyed append needs to recognise its body again.
+        body_digest = hashlib.sha256(body.encode()).hexdigest() if idempotency_key else ""
         snapshot = self.cache.get(game_id)
         trusted = snapshot is not None and if_match in (None, snapshot.record.version)
         for _ in range(_MAX_APPEND_ATTEMPTS):

@@ -1,0 +1,136 @@
+"""``python -m bench [--quick] [--profile]``: run the measurements, print the report, write JSON."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import platform
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench import append_http, append_length, memory, replay
+from bench.redis_target import RATE_LIMIT, redis_target
+from bench.report import print_report
+from bench.servers import LOGGED_ERRORS, REPO, running_server
+from bench.settings import DEFAULT, QUICK
+
+RESULTS = REPO / "bench" / "results" / "latest.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small counts: a smoke run (~30 s)")
+    parser.add_argument("--profile", action="store_true", help="also profile the append path")
+    parser.add_argument("--json", type=Path, default=RESULTS, help=f"default: {RESULTS}")
+    parser.add_argument("--clients", type=int, help="concurrent clients (default 4)")
+    parser.add_argument("--workers", type=int, help="gunicorn processes (default 2)")
+    parser.add_argument("--threads", type=int, help="threads per gunicorn process (default 4)")
+    parser.add_argument("--duration", type=float, help="seconds timed per side and round")
+    args = parser.parse_args(argv)
+    settings = QUICK if args.quick else DEFAULT
+    overrides = {
+        name: getattr(args, name)
+        for name in ("clients", "workers", "threads", "duration")
+        if getattr(args, name) is not None
+    }
+    settings = dataclasses.replace(settings, **overrides)
+
+    # A SIGTERM unwinds like Ctrl-C, through the finally blocks that stop servers and Redis.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    began = time.monotonic()
+    results: dict[str, Any] = {}
+    with redis_target() as target:
+        results["meta"] = {
+            "mode": settings.name,
+            "started_at": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "redis": "embedded (unix socket)" if target.embedded else _redacted(target.url),
+            "workers": settings.workers,
+            "threads": settings.threads,
+            "clients": settings.clients,
+            # Others' work on a shared machine shows here (the bench is not running yet).
+            "load_average_at_start": os.getloadavg(),
+            "api_rate_limit": RATE_LIMIT,
+            "settings": dataclasses.asdict(settings),
+        }
+        redis_client = target.client()
+        try:
+            with (
+                running_server("bare", target, settings.workers, settings.threads) as bare,
+                running_server("full", target, settings.workers, settings.threads) as full,
+            ):
+                _log("1. appends through HTTP, API vs. bare endpoint")
+                results["append_http"], typical_games = append_http.measure(
+                    bare, full, redis_client, settings, _log
+                )
+                # On the API server measurement 1 has warmed up.
+                _log("3. append cost vs. game length")
+                results["append_vs_length"], long_games = append_length.measure(
+                    full, settings, _log
+                )
+            _log("2. replay from the stream")
+            results["replay"] = replay.measure(
+                target,
+                {
+                    "typical games": typical_games[: settings.replay_games],
+                    "long games": long_games,
+                },
+                settings.replay_seconds,
+                _log,
+            )
+            _log("4. memory of the API's workers")
+            results["memory"] = memory.measure(target, redis_client, settings, _log)
+            if args.profile:
+                from bench import profile_append
+
+                _log("profile of the append path")
+                results["profile"] = profile_append.measure(
+                    target, 8000 if not args.quick else 1000, _log
+                )
+        finally:
+            redis_client.close()
+
+    results["meta"]["seconds"] = time.monotonic() - began
+    results["meta"]["server_log_errors"] = LOGGED_ERRORS
+    results["meta"]["json"] = str(args.json)
+    # Keep the sections in the order the report numbers them.
+    order = ("meta", "append_http", "replay", "append_vs_length", "memory", "profile")
+    results = {key: results[key] for key in order if key in results}
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(_finite(results), indent=2) + "\n")
+    print_report(results)
+    return 0
+
+
+def _log(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _redacted(url: str) -> str:
+    """A Redis URL without its password, if it has one."""
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        rest = "***@" + rest.rsplit("@", 1)[1]
+    return scheme + sep + rest
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no NaN: a figure that could not be computed is null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(item) for item in value]
+    return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Entry point of a server under test: ``python -m bench.launch full|bare --port P ...``.
+
+Both servers go through the product's own ``tabletape serve`` command, so they run under exactly
+the gunicorn settings the product ships (worker class, threads, access log, timeouts). For the
+baseline, the app factory that command loads is swapped for the bare one; the bench then checks,
+through ``/health``, that it got the app it asked for.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import service
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.launch")
+    parser.add_argument("kind", choices=["full", "bare"])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--workers", type=int, required=True)
+    parser.add_argument("--threads", type=int, required=True)
+    args = parser.parse_args()
+    if args.kind == "bare":
+        from bench.bare_app import create_bare_app
+
+        # `tabletape serve` loads the app with `from service import create_app` in each worker.
+        service.create_app = create_bare_app  # type: ignore[assignment]
+
+    from service.cli import main as tabletape
+
+    tabletape(
+        [
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(args.port),
+            "--workers",
+            str(args.workers),
+            "--threads",
+            str(args.threads),
+        ]
+    )
+
+
+if __name__ == "__main__":
+    main()

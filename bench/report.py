@@ -1,0 +1,207 @@
+"""The printed report: figures, the ratios to this run's baselines, and where each target stands."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# Above this share of the cores used by other work, a side's figures are less comparable.
+BUSY_NEIGHBOUR = 0.15
+
+
+def print_report(results: dict[str, Any]) -> None:
+    meta = results["meta"]
+    print()
+    print(f"Tabletape benchmark ({meta['mode']}), {meta['started_at']}")
+    print(
+        f"  {meta['cpus']} CPUs, Python {meta['python']}, Redis: {meta['redis']},"
+        f" gunicorn {meta['workers']} workers x {meta['threads']} threads (gthread),"
+        f" {meta['clients']} client processes"
+    )
+    print(
+        f"  API rate limit set to {meta['api_rate_limit']!r} (never reached);"
+        f" 1-min load average before the run {meta['load_average_at_start'][0]:.2f}"
+    )
+    sections = (
+        ("append_http", _print_append_http),
+        ("replay", _print_replay),
+        ("append_vs_length", _print_length),
+        ("memory", _print_memory),
+        ("profile", print_profile),
+    )
+    for key, printer in sections:
+        if key in results:
+            printer(results[key])
+    _print_targets(results)
+    for logged in meta.get("server_log_errors", []):
+        print(f"\n  ! the {logged['server']} server logged {logged['lines']} error line(s):")
+        for line in logged["first"]:
+            print(f"      {line}")
+    print(f"\n  figures written to {meta['json']}  ({meta['seconds']:.0f} s in all)")
+
+
+def _print_append_http(figures: dict[str, Any]) -> None:
+    bare, full, ratios = figures["bare"], figures["full"], figures["ratios"]
+    print("\n1. Appends through HTTP: the API vs. a bare Flask endpoint that only XADDs")
+    print(
+        f"   {len(full['throughput_per_round'])} round(s), both sides under the same gunicorn,"
+        " Redis and clients"
+    )
+    header = f"   {'':16}{'appends/s':>10}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
+    print(header + f"{'server CPU/append':>19}{'Redis CPU/append':>18}")
+    for name, side in (("bare endpoint", bare), ("API (full)", full)):
+        latency = side["latency"]
+        server_cpu, redis_cpu = side["server_cpu_us_per_append"], side["redis_cpu_us_per_append"]
+        print(
+            f"   {name:16}{side['throughput']:>10.0f}{latency['p50_ms']:>9.2f}"
+            f"{latency['p90_ms']:>9.2f}{latency['p99_ms']:>9.2f}"
+            f"{server_cpu:>16.0f} us{redis_cpu:>15.0f} us"
+        )
+    p90_ratio = full["latency"]["p90_ms"] / bare["latency"]["p90_ms"]
+    print(
+        f"   {'full / bare':16}{ratios['throughput_full_over_bare']:>9.2f}x"
+        f"{ratios['p50_full_over_bare']:>8.2f}x{p90_ratio:>8.2f}x{ratios['p99_full_over_bare']:>8.2f}x"
+        f"{ratios['server_cpu_per_append_full_over_bare']:>18.2f}x"
+    )
+    for name, side in (("bare", bare), ("full", full)):
+        rounds = ", ".join(f"{value:.0f}" for value in side["throughput_per_round"])
+        notes = [f"per round {rounds} appends/s"]
+        if side["errors"]:
+            notes.append(f"errors {side['errors']}")
+        if side["reconnects"]:
+            notes.append(f"{side['reconnects']} reconnects")
+        if side["games_started_while_timed"]:
+            notes.append(f"{side['games_started_while_timed']} games started while timed")
+        notes.append(
+            f"client CPU {side['client_cpu_us_per_append']:.0f} us/append;"
+            f" other work on the machine {side['other_cpu_share']:.0%} of its cores"
+        )
+        if not side["balanced"]:
+            notes.append(f"UNBALANCED clients per worker {side['clients_per_worker']}")
+        print(f"   {name}: " + "; ".join(notes))
+        if side["other_cpu_share"] > BUSY_NEIGHBOUR:
+            print(f"   ! other work took a share of the machine while {name} was timed: rerun")
+    _print_targets_of(figures)
+
+
+def _print_replay(figures: dict[str, Any]) -> None:
+    print("\n2. Replay from the stream: XRANGE + decode + reduce vs. XRANGE + decode alone")
+    print(
+        f"   {'games':22}{'events/game':>12}{'read+decode/s':>15}{'replay/s':>11}"
+        f"{'reduce only/s':>15}{'replay/read':>13}"
+    )
+    for name, entry in figures.items():
+        label = f"{entry['games']} {name}"
+        print(
+            f"   {label:22}{entry['events_per_game']:>12.0f}"
+            f"{entry['read_decode_events_per_s']:>15,.0f}"
+            f"{entry['replay_events_per_s']:>11,.0f}{entry['reduce_only_events_per_s']:>15,.0f}"
+            f"{entry['replay_over_read_decode']:>12.2f}x"
+        )
+    for entry in figures.values():
+        _print_targets_of(entry)
+
+
+def _print_length(figures: dict[str, Any]) -> None:
+    print(
+        f"\n3. Append cost vs. game length: {figures['pairs']} pair(s) of games of"
+        f" {figures['events_per_game']} events, one request at a time on the API;"
+        "\n   the late appends of one game alternate with the early appends of the next"
+    )
+    early, late = figures["early_window"], figures["late_window"]
+    low, high = figures["late_over_early_90pct_interval"]
+    print(
+        f"   median append #{early[0]}..#{early[1]}: {figures['early_median_ms']:.3f} ms;"
+        f" #{late[0]}..#{late[1]}: {figures['late_median_ms']:.3f} ms;"
+        f" late / early {figures['late_over_early']:.3f} (90% interval {low:.3f}..{high:.3f})"
+    )
+    pairs = ", ".join(f"{value:.2f}" for value in figures["per_pair_late_over_early"])
+    print(f"   late / early per pair: {pairs}")
+    curve = ", ".join(f"#{n} {ms:.2f}" for n, ms in figures["curve_median_ms"].items())
+    print(f"   median ms around append {curve}")
+    sizes = figures["response_bytes_at"]
+    print(f"   response size: {sizes['10']:.0f} bytes at #10, {sizes['1000']:.0f} at #1000")
+    _print_targets_of(figures)
+
+
+def _print_memory(figures: dict[str, Any]) -> None:
+    print(f"\n4. Memory of the API's {figures['workers']} gunicorn workers (a fresh server)")
+    for sample in figures["samples"]:
+        print(
+            f"   after {sample['appends']:>6} appends: RSS {sample['rss_mib']:7.1f} MiB,"
+            f" PSS {sample['pss_mib']:7.1f} MiB, USS {sample['uss_mib']:7.1f} MiB"
+        )
+    print(
+        f"   growth first -> last: RSS {figures['rss_growth_mib']:+.1f} MiB"
+        f" ({figures['rss_growth']:+.1%}), PSS {figures['pss_growth_mib']:+.1f} MiB,"
+        f" USS {figures['uss_growth_mib']:+.1f} MiB;"
+        f" RSS {figures['rss_growth_kib_per_1000_appends']:+.0f} KiB per 1,000 appends"
+    )
+    if figures["uss_growth_mib"] > max(4 * figures["rss_growth_mib"], 4.0):
+        # Seen here: USS jumps once, by about what the workers share with the master, and stays.
+        print(
+            "   (USS grew but RSS did not: pages the workers shared with the gunicorn master became"
+            " private,\n    copy-on-write, typically at a worker's first full garbage collection;"
+            " gc.freeze() before forking avoids it)"
+        )
+    _print_targets_of(figures)
+
+
+def print_profile(figures: dict[str, Any]) -> None:
+    print(
+        f"\nProfile of the append path, in process: {figures['us_per_append_in_process']:.0f} us"
+        " per append (Flask test client, real Redis, no gunicorn);"
+        f" {figures['us_per_append_in_process_without_rate_limit']:.0f} us with RATE_LIMIT off"
+    )
+    print("   stages (inclusive, nested; us per append):")
+    stages = figures["stages"]
+    for stage in stages:
+        indent = "  " * stage["depth"]
+        calls = stage["calls_per_append"]
+        shown = f"{calls:.3f}" if calls < 0.1 else f"{calls:.1f}"
+        times = f" ({shown} calls)" if not math.isclose(calls, 1.0) else ""
+        label = f"{indent}{stage['stage']}"
+        print(f"     {label:<50}{stage['us_per_append']:>7.0f}{times}")
+    by_label = {stage["stage"]: stage["us_per_append"] for stage in stages}
+    request = by_label.get("request in Flask (wsgi_app)")
+    use_case = by_label.get("GameService.append")
+    if use_case is not None:
+        parts = sum(stage["us_per_append"] for stage in stages if stage["depth"] == 2)
+        print(f"     {'  rest of GameService.append':<50}{use_case - parts:>7.0f}")
+    if request is not None:
+        inside = sum(stage["us_per_append"] for stage in stages if stage["depth"] == 1)
+        label = "  rest: Flask, werkzeug, flask-smorest, the view"
+        print(f"     {label:<50}{request - inside:>7.0f}")
+    print("   top functions by own time (cProfile; us per append, inflated by the profiler):")
+    for row in figures["top_own_time"][:15]:
+        print(
+            f"     {row['own_us_per_append']:7.1f} own {row['cumulative_us_per_append']:8.1f} cum"
+            f" {row['calls_per_append']:6.1f} calls  {row['function']}"
+        )
+
+
+def _print_targets_of(figures: dict[str, Any]) -> None:
+    for name, target in figures.get("targets", {}).items():
+        verdict = "met" if target["met"] else "NOT MET"
+        print(f"   target {name}: measured {target['measured']:.3f} -> {verdict}")
+
+
+def _print_targets(results: dict[str, Any]) -> None:
+    print("\nTargets (the product's; reported, never enforced):")
+    for section, name, target in iter_targets(results):
+        verdict = "met" if target["met"] else "NOT MET"
+        print(f"   {section:28} {name:42} {target['measured']:7.3f}  {verdict}")
+
+
+def iter_targets(results: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(where, name, target) of every target in the results, nested ones named by their key."""
+    found = []
+    for section, figures in results.items():
+        if not isinstance(figures, dict):
+            continue
+        nested = [(f"{section}, {key}", v) for key, v in figures.items() if isinstance(v, dict)]
+        candidates = [(section, figures), *nested]
+        for where, candidate in candidates:
+            for name, target in candidate.get("targets", {}).items():
+                found.append((where, name, target))
+    return found

@@ -1,0 +1,74 @@
+"""Whole games of Mada computed offline with the domain: the moves the clients will POST.
+
+Clients replay these scripts and do no rule work while they are timed. A script is a pure function
+of its seed, so the API and the bare endpoint receive exactly the same bodies.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from domain import get_game
+
+MADA = get_game("mada")
+NAMES = ("Ana", "Ben", "Caro", "Dan", "Eve")
+
+# A deck whose Cactus cards all have one value. No try_luck can ever be lost (a card is never lower
+# than the top of a pile), so no round ends and the game goes on for as long as we like with every
+# move legal: the only way to record a game of 1,000+ events. The specials stay, so Scorpions,
+# Lemurs, Double Lemurs and reshuffles still happen, and the state stays the size of a normal
+# game's.
+ENDLESS_CATALOG: dict[str, Any] = {
+    "cactus": [{"value": 7, "count": 20, "pears": 4}],
+    "lemur": 4,
+    "double_lemur": 3,
+    "scorpion": 3,
+}
+
+# A guard only: random games of the default deck end in about a hundred moves.
+_MAX_TYPICAL_MOVES = 5000
+
+
+@dataclass(frozen=True)
+class GameScript:
+    seed: int
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    moves: tuple[dict[str, Any], ...]
+
+    def create_body(self) -> dict[str, Any]:
+        """The body of ``POST /games`` that starts this game on the server."""
+        return {
+            "game": "mada",
+            "players": list(self.players),
+            "seed": self.seed,
+            "options": self.options,
+        }
+
+
+def typical_game(seed: int) -> GameScript:
+    """A game of the default deck, 2 to 5 players, random legal moves until it ends."""
+    players = NAMES[: 2 + seed % 4]
+    return _play(seed, players, {}, _MAX_TYPICAL_MOVES)
+
+
+def endless_game(seed: int, length: int) -> GameScript:
+    """``length`` legal moves of a game that never ends (see ENDLESS_CATALOG), four players."""
+    script = _play(seed, NAMES[:4], {"catalog": ENDLESS_CATALOG}, length)
+    if len(script.moves) < length:
+        raise RuntimeError(f"the endless game of seed {seed} ended after {len(script.moves)} moves")
+    return script
+
+
+def _play(seed: int, players: tuple[str, ...], options: dict[str, Any], limit: int) -> GameScript:
+    # The move choice has its own generator, seeded like the game: same seed, same script.
+    chooser = random.Random(seed)
+    state = MADA.new_game(len(players), seed, MADA.options(options, len(players)))
+    moves: list[dict[str, Any]] = []
+    while MADA.result(state) is None and len(moves) < limit:
+        move = chooser.choice(MADA.legal_moves(state))
+        state = MADA.apply(state, move)
+        moves.append(move)
+    return GameScript(seed, players, options, tuple(moves))
