@@ -39,6 +39,9 @@ class Game(ABC, Generic[S]):
     max_players: int
     # Counters of ``stats_counters`` that measure how long a game is (rounds, turns...).
     length_counters: tuple[str, ...] = ()
+    # The game's events for the API's documentation: type -> field -> what it holds. Plain data:
+    # the rules validate events themselves.
+    event_fields: Mapping[str, Mapping[str, str]] = {}
 
     @abstractmethod
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]: ...

@@ -10,7 +10,7 @@ import redis
 from flask import Flask
 from flask_smorest import Api
 
-import domain  # noqa: F401  (registers every game)
+import domain  # registers every game
 from service.api import games
 from service.archive import Archive
 from service.config import load_config
@@ -72,6 +72,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="/swagger-ui/",
+        API_SPEC_OPTIONS={"info": {"description": events_description()}},
     )
     services = build_services(settings)
     app.extensions["tabletape"] = services.games
@@ -86,6 +87,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     init_rate_limits(app, settings)
     return app
+
+
+def events_description() -> str:
+    """The events of every registered game, from each game's own ``event_fields``."""
+    lines = ["Tabletape records tabletop games move by move. The events of each game:"]
+    for name in domain.game_names():
+        lines += ["", f"### {name}", "", "| type | field | what it holds |", "| --- | --- | --- |"]
+        for kind, fields in domain.get_game(name).event_fields.items():
+            lines += [f"| `{kind}` | `{field}` | {what} |" for field, what in fields.items()]
+    return "\n".join(lines)
 
 
 def redis_client(settings: Mapping[str, Any]) -> redis.Redis:

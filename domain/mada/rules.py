@@ -392,6 +392,19 @@ class Mada(Game[MadaState]):
     min_players = 2
     max_players = 5
     length_counters = (stats.ROUNDS,)
+    event_fields = {
+        "deal": {"player": "seat dealt to (observed mode, at setup)", "cards": "the 3 cards dealt"},
+        "play": {
+            "player": "seat",
+            "card": "a card from hand: 1..13, lemur or double_lemur",
+            "target": "with a double_lemur: the seat to swap piles with (optional with 2 players)",
+        },
+        "draw": {"player": "seat", "card": "observed mode only: the card drawn"},
+        "try_luck": {"player": "seat", "card": "observed mode only: the card revealed"},
+        "scorpion_discard": {"player": "seat", "card": "the hand card that goes with the Scorpion"},
+        "choose_target": {"player": "seat", "target": "the seat to swap piles with"},
+        "round_discard": {"player": "the loser", "cards": "hand cards to discard, in order"},
+    }
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self._check_players(players)

@@ -11,6 +11,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from domain import game_names, get_game
 from tests.conftest import make_app
 
 
@@ -379,6 +380,10 @@ def test_openapi_document_and_docs_are_served(client: FlaskClient) -> None:
     spec = client.get("/openapi.json").json
     assert {"/games", "/games/{game_id}/events", "/games/{game_id}/state"} <= set(spec["paths"])
     assert "Error" in spec["components"]["schemas"]
+    # Every game's events are documented, from the game's own field descriptions.
+    for name in game_names():
+        for kind in get_game(name).event_fields:
+            assert f"| `{kind}` |" in spec["info"]["description"]
     docs = client.get("/docs")
     assert docs.status_code == 200
     # Its scripts come from the service itself: the page works with no network.
