@@ -21,17 +21,24 @@ class ErrorSchema(Schema):
     error = fields.Nested(ErrorDetailSchema, required=True)
 
 
-class CreateGameSchema(Schema):
-    game = fields.String(required=True, metadata={"example": "mada"})
-    players = fields.List(
+def players_field() -> fields.List:
+    """Player names; how many a game takes is the game's to check."""
+    return fields.List(
         fields.String(validate=validate.Length(min=1, max=64)),
         required=True,
         validate=validate.Length(min=1, max=16),
         metadata={"example": ["Ana", "Ben", "Caro"]},
     )
-    seed = fields.Integer(
-        strict=True, validate=validate.Range(min=0, max=MAX_SEED), load_default=None
-    )
+
+
+def seed_field(**kwargs: object) -> fields.Integer:
+    return fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_SEED), **kwargs)
+
+
+class CreateGameSchema(Schema):
+    game = fields.String(required=True, metadata={"example": "mada"})
+    players = players_field()
+    seed = seed_field(load_default=None)
     options = fields.Dict(keys=fields.String(), load_default=dict)
 
 
@@ -131,12 +138,8 @@ class RecordSchema(Schema):
     """A whole record: the header's fields and the event bodies in order (export and import)."""
 
     game = fields.String(required=True)
-    players = fields.List(
-        fields.String(validate=validate.Length(min=1, max=64)),
-        required=True,
-        validate=validate.Length(min=1, max=16),
-    )
-    seed = fields.Integer(strict=True, required=True, validate=validate.Range(min=0, max=MAX_SEED))
+    players = players_field()
+    seed = seed_field(required=True)
     options = fields.Dict(keys=fields.String(), required=True)
     rules_version = fields.String(required=True)
     events = fields.List(fields.Dict(keys=fields.String()), required=True)
