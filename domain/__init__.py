@@ -4,6 +4,7 @@ Importing the package registers every game it ships.
 """
 
 from domain import mada as _mada  # noqa: F401  (registers the game)
+from domain import madcala as _madcala  # noqa: F401
 from domain.game import Game, game_names, get_game, register
 
 __all__ = ["Game", "game_names", "get_game", "register"]

@@ -45,6 +45,7 @@ class CreateGameSchema(Schema):
 class ResultSchema(Schema):
     winners = fields.List(fields.Integer())
     scores = fields.List(fields.Raw())
+    draw = fields.Boolean(metadata={"description": "a game may say so when every seat ties"})
 
 
 class GameSchema(Schema):

@@ -1,9 +1,9 @@
-"""Whole games of Mada stored as files (tests/golden/mada-*.json) and replayed.
+"""Whole games stored as files (tests/golden/<game>-*.json) and replayed, for every game.
 
 Each file is an export (``game, players, seed, options, rules_version, events``) plus ``expected``:
 the full state and result after the last event. A change of rules that replays one of them
 differently must bump ``rules_version`` (spec/determinism.md) and regenerate the files:
-``python -m tests.domain.test_mada_golden``.
+``python -m tests.domain.test_golden``.
 """
 
 from __future__ import annotations
@@ -19,16 +19,19 @@ from domain import get_game
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 
-# name: (player names, seed, options); each game is played by random.Random(seed) over legal moves.
+# name: (player names, seed, options); the game is the name's first word, and each game is played
+# by random.Random(seed) over its legal moves.
 RECORDS: dict[str, tuple[list[str], int, dict[str, Any]]] = {
     "mada-seeded-3p": (["Ana", "Ben", "Caro"], 2026, {"first_player": 1}),
     "mada-observed-2p": (["Ana", "Ben"], 42, {"chance": "observed"}),
     "mada-seeded-5p": (["Ana", "Ben", "Caro", "Dan", "Eli"], 7, {}),
+    "madcala-seeded": (["Ana", "Ben"], 2026, {"health": 7, "guests": ["cheshire_cat", "hatter"]}),
+    "madcala-observed": (["Ana", "Ben"], 42, {"chance": "observed", "health": 6}),
 }
 
 
-def record(players: list[str], seed: int, raw_options: dict[str, Any]) -> dict[str, Any]:
-    game = get_game("mada")
+def record(name: str, players: list[str], seed: int, raw_options: dict[str, Any]) -> dict[str, Any]:
+    game = get_game(name.split("-")[0])
     options = game.options(raw_options, len(players))
     state = game.new_game(len(players), seed, options)
     rng = random.Random(seed)
@@ -38,7 +41,7 @@ def record(players: list[str], seed: int, raw_options: dict[str, Any]) -> dict[s
         state = game.apply(state, event)
         events.append(event)
     return {
-        "game": "mada",
+        "game": game.name,
         "players": players,
         "seed": seed,
         "options": options,
@@ -46,6 +49,10 @@ def record(players: list[str], seed: int, raw_options: dict[str, Any]) -> dict[s
         "events": events,
         "expected": {"state": game.view(state, full=True), "result": game.result(state)},
     }
+
+
+def test_every_record_has_its_golden_file() -> None:
+    assert sorted(path.stem for path in GOLDEN.glob("*.json")) == sorted(RECORDS)
 
 
 @pytest.mark.parametrize("name", sorted(RECORDS))
@@ -61,5 +68,5 @@ def test_golden_game_replays_to_its_recorded_end(name: str) -> None:
 
 if __name__ == "__main__":
     for name, (players, seed, options) in RECORDS.items():
-        text = json.dumps(record(players, seed, options), indent=1)
+        text = json.dumps(record(name, players, seed, options), indent=1)
         (GOLDEN / f"{name}.json").write_text(text + "\n", encoding="utf-8")
