@@ -27,6 +27,9 @@ RECORDS: dict[str, tuple[list[str], int, dict[str, Any]]] = {
     "mada-seeded-5p": (["Ana", "Ben", "Caro", "Dan", "Eli"], 7, {}),
     "madcala-seeded": (["Ana", "Ben"], 2026, {"health": 7, "guests": ["cheshire_cat", "hatter"]}),
     "madcala-observed": (["Ana", "Ben"], 42, {"chance": "observed", "health": 6}),
+    "sifaka-seeded-3p": (["Ana", "Ben", "Caro"], 2026, {"first_player": 1}),
+    "sifaka-observed-2p": (["Ana", "Ben"], 42, {"chance": "observed", "facing": ["E", "W"]}),
+    "sifaka-seeded-4p": (["Ana", "Ben", "Caro", "Dan"], 7, {}),
 }
 
 

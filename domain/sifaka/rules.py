@@ -1,0 +1,454 @@
+"""The rules of Sifaka (spec/sifaka.md): setup, checking a move, and evolving the state by it.
+
+``apply`` reads an event into a typed move (its shape), ``check`` judges it against the rules, and
+``evolve`` then trusts it. Everything is O(size of the board): no replay, no legal-move listing
+(but for a discard, which is checked against every anchor once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
+from domain.errors import (
+    GameFinishedError,
+    IllegalMoveError,
+    InvalidEventError,
+    InvalidOptionsError,
+)
+from domain.events import is_int
+from domain.game import Event, Game, register
+from domain.rng import SplitMix64
+from domain.sifaka import stats
+from domain.sifaka.catalog import (
+    COUNTERS,
+    DEFAULT,
+    MANGO,
+    MANGO_COLOURS,
+    Catalog,
+    normalize_catalog,
+)
+from domain.sifaka.geometry import DIRECTIONS, footprint, reading_order
+from domain.sifaka.legal import fitting_anchors, legal_moves
+from domain.sifaka.moves import Action, Deal, Move, Place, parse_event
+from domain.sifaka.state import (
+    DEAL,
+    DEFAULT_FACING,
+    HUTS,
+    MOVE,
+    PLACE,
+    STARTING_SLOTS,
+    Counter,
+    Lying,
+    Pawn,
+    Placement,
+    SifakaState,
+    Square,
+    blocked,
+    board_map,
+    colour_index,
+    initial_board,
+    lying_map,
+    placement_problem,
+    replace_at,
+    seat_colours,
+    walk,
+)
+from domain.sifaka.views import result, view
+
+OPTION_NAMES: Final = ("first_player", "chance", "facing", "catalog")
+
+# What the awaited move is, for messages: "it is seat 2's turn to <...>".
+_AWAITED: Final = {
+    DEAL: "have a card dealt (deal)",
+    PLACE: "place their Terrain card (place)",
+    MOVE: "move their sifaka (move)",
+}
+
+
+def _value(value: int) -> int:
+    """The canonical order of a colour's counters: by value."""
+    return value
+
+
+# --- setup -------------------------------------------------------------------------------------
+
+
+def setup(
+    players: int,
+    seed: int,
+    first_player: int,
+    chance: str,
+    facing: Sequence[str],
+    catalog: Catalog,
+) -> SifakaState:
+    """The Hut cards laid, each sifaka on its hut, the deck shuffled, then each colour's counters
+    (green, yellow, red), then one card dealt per seat from seat 0 (seeded; observed games wait
+    for one ``deal`` event per seat)."""
+    observed = chance == OBSERVED
+    draw_pile, rng = DrawPile.new(
+        catalog.ids, observed=observed, rng=SplitMix64(seed), sort_key=catalog.order
+    )
+    counter_piles = []
+    for colour in MANGO_COLOURS:
+        pile, rng = DrawPile.new(COUNTERS[colour], observed=observed, rng=rng, sort_key=_value)
+        counter_piles.append(pile)
+    colours = seat_colours(players)
+    state = SifakaState(
+        players=players,
+        first_player=first_player,
+        colours=colours,
+        catalog=catalog,
+        rng=rng,
+        draw_pile=draw_pile,
+        counter_piles=tuple(counter_piles),
+        board=initial_board(),
+        lying=(),
+        pawns=tuple(Pawn(*HUTS[colour], facing[seat]) for seat, colour in enumerate(colours)),
+        hands=(None,) * players,
+        taken=((),) * players,
+        turn=0,
+        phase=DEAL,
+        moved=(0,) * players,
+    )
+    if observed:
+        return state
+    for seat in range(players):
+        if not state.draw_pile:
+            break
+        state = _deal(state, seat, None)
+    return _start_turn(state, first_player)
+
+
+def _deal(state: SifakaState, seat: int, seen: int | None) -> SifakaState:
+    """``seat`` takes the top card (or the card seen); the seat that empties the pile holds the
+    last card drawn."""
+    card, draw_pile = state.draw_pile.draw(seen)
+    state = replace(state, draw_pile=draw_pile, hands=replace_at(state.hands, seat, card))
+    if not draw_pile:
+        state = replace(state, last_holder=seat)
+    return state
+
+
+def _start_turn(state: SifakaState, seat: int) -> SifakaState:
+    """``seat`` places the card it holds, or, holding none, goes straight to its move."""
+    return replace(state, turn=seat, phase=PLACE if state.hands[seat] is not None else MOVE)
+
+
+# --- checking ----------------------------------------------------------------------------------
+
+
+def check(state: SifakaState, action: Action) -> None:
+    """Raise IllegalMoveError, naming the rule, if the rules forbid ``action`` now."""
+    seat = action.player
+    awaited = _AWAITED[state.phase]
+    if seat != state.turn:
+        raise IllegalMoveError(
+            f"it is seat {state.turn}'s turn to {awaited}: seat {seat} cannot {action.type} now"
+        )
+    if action.type != state.phase:
+        raise IllegalMoveError(f"seat {seat} must {awaited}, not {action.type}")
+    match action:
+        case Deal(card=card):
+            if card not in state.draw_pile.cards:
+                raise IllegalMoveError(
+                    f"card {card} cannot be dealt: it is not among the cards still unseen"
+                )
+        case Place(x=None):
+            anchor = next(fitting_anchors(state), None)
+            if anchor is not None:
+                raise IllegalMoveError(
+                    f"seat {seat} cannot discard their card: it fits at {list(anchor)}"
+                    " (a card is discarded only when it cannot be placed anywhere)"
+                )
+        case Place(x=int(x), y=int(y)):
+            problem = placement_problem(state, board_map(state), blocked(state), x, y)
+            if problem is not None:
+                raise IllegalMoveError(f"seat {seat} cannot place a card at {[x, y]}: {problem}")
+        case Move(turns=turns, draw=drawn, counter=value):
+            _check_move(state, seat, turns, drawn, value)
+
+
+def _check_move(
+    state: SifakaState, seat: int, turns: tuple[int, ...], drawn: int | None, value: int | None
+) -> None:
+    try:
+        end = walk(board_map(state), state.pawns[seat], turns)
+    except IllegalMoveError as error:
+        raise IllegalMoveError(
+            f"seat {seat}'s sifaka cannot turn at steps {list(turns)}: {error.message}"
+        ) from None
+    if state.observed:
+        counter = lying_map(state).get((end.x, end.y))
+        if counter is None and value is not None:
+            raise IllegalMoveError(
+                f"no counter lies on {[end.x, end.y]}, where the move ends: leave out counter"
+            )
+        if counter is not None:
+            if value is None:
+                raise InvalidEventError(
+                    f"the move ends on {[end.x, end.y]}, on a {counter.colour} counter: an"
+                    " observed game needs its value (counter)",
+                    {"counter": "required when the move ends on a counter"},
+                )
+            unseen = state.counter_piles[colour_index(counter.colour)].cards
+            if value not in unseen:
+                raise IllegalMoveError(
+                    f"no {counter.colour} counter of value {value} is left unseen"
+                    f" (the unseen {counter.colour} values are {sorted(set(unseen))})"
+                )
+    if drawn is not None:
+        if not state.draw_pile:
+            raise IllegalMoveError("the draw pile is empty: no card is drawn, leave out draw")
+        if drawn not in state.draw_pile.cards:
+            raise IllegalMoveError(
+                f"card {drawn} cannot be drawn: it is not among the cards still unseen"
+            )
+
+
+# --- evolving ----------------------------------------------------------------------------------
+
+
+def evolve(state: SifakaState, action: Action) -> SifakaState:
+    """The state after ``action``, which ``check`` has accepted."""
+    seat = action.player
+    match action:
+        case Deal(card=card):
+            state = _deal(state, seat, card)
+            if seat + 1 < state.players and state.draw_pile:
+                return replace(state, turn=seat + 1)
+            return _start_turn(state, state.first_player)
+        case Place(x=None):
+            held = _held(state, seat)
+            state = replace(
+                state,
+                discarded=(*state.discarded, held),
+                hands=replace_at(state.hands, seat, None),
+            )
+            return replace(state, phase=MOVE)
+        case Place(x=int(x), y=int(y), rotation=rotation):
+            return replace(_place(state, seat, x, y, rotation), phase=MOVE)
+        case Move(turns=turns, draw=drawn, counter=value):
+            return _move(state, seat, turns, drawn, value)
+    raise AssertionError(f"unknown action {action!r}")  # pragma: no cover
+
+
+def _held(state: SifakaState, seat: int) -> int:
+    held = state.hands[seat]
+    assert held is not None, "the place phase comes only with a card in hand"
+    return held
+
+
+def _place(state: SifakaState, seat: int, x: int, y: int, rotation: int) -> SifakaState:
+    """The card's boxes replace the boxes they cover; a counter goes on each mango box, from the
+    top of its colour's pile (in footprint order), while the pile has one. Rotations laying the
+    same boxes are one placement: the smallest of them is recorded."""
+    held = _held(state, seat)
+    card = state.catalog.by_id[held]
+    face = card.face(rotation)
+    # Of rotations laying the same boxes, the placement is recorded with the smallest.
+    rotation = next(r for r in card.rotations if card.face(r) == face)
+    squares = dict(((square.x, square.y), square) for square in state.board)
+    lying = list(state.lying)
+    piles = list(state.counter_piles)
+    for (sx, sy), box in zip(footprint(x, y), face, strict=True):
+        squares[(sx, sy)] = Square(sx, sy, box)
+        if box.kind != MANGO or box.colour is None:
+            continue
+        colour = box.colour
+        index = colour_index(colour)
+        value: int | None = None
+        if state.observed:
+            # The pile holds every unseen value, those lying face down included.
+            down = sum(1 for item in lying if item.counter.colour == colour)
+            if len(piles[index]) == down:
+                continue
+        elif piles[index]:
+            value, piles[index] = piles[index].draw(None)
+        else:
+            continue
+        lying.append(Lying(sx, sy, Counter(colour, value)))
+    filled = tuple(
+        done or (x, y) == slot
+        for slot, done in zip(STARTING_SLOTS, state.slots_filled, strict=True)
+    )
+    return replace(
+        state,
+        board=tuple(sorted(squares.values(), key=lambda s: reading_order((s.x, s.y)))),
+        lying=tuple(sorted(lying, key=lambda item: reading_order((item.x, item.y)))),
+        counter_piles=tuple(piles),
+        hands=replace_at(state.hands, seat, None),
+        placements=(*state.placements, Placement(seat, held, x, y, rotation)),
+        slots_filled=filled,
+    )
+
+
+def _move(
+    state: SifakaState, seat: int, turns: tuple[int, ...], drawn: int | None, value: int | None
+) -> SifakaState:
+    end = walk(board_map(state), state.pawns[seat], turns)
+    state = replace(
+        state,
+        pawns=replace_at(state.pawns, seat, Pawn(end.x, end.y, end.facing)),
+        moved=replace_at(state.moved, seat, state.moved[seat] + end.boxes),
+        turns_played=state.turns_played + 1,
+    )
+    state = _take_counter(state, seat, end.x, end.y, value)
+    if state.draw_pile:
+        state = _deal(state, seat, drawn)
+    holder = state.last_holder
+    if not state.draw_pile and holder is not None and state.hands[holder] is None:
+        # The last card drawn is down and its turn played: the game is over.
+        return replace(state, finished=True)
+    return _start_turn(state, (seat + 1) % state.players)
+
+
+def _take_counter(state: SifakaState, seat: int, x: int, y: int, value: int | None) -> SifakaState:
+    """The seat takes the counter lying where its move ends, if any (an observed game learns its
+    value now, from the event)."""
+    index = next((i for i, item in enumerate(state.lying) if (item.x, item.y) == (x, y)), None)
+    if index is None:
+        return state
+    counter = state.lying[index].counter
+    piles = state.counter_piles
+    if counter.value is None:
+        assert value is not None, "check requires the value of a counter taken (observed)"
+        pile_index = colour_index(counter.colour)
+        _, pile = piles[pile_index].draw(value)
+        piles = replace_at(piles, pile_index, pile)
+        counter = Counter(counter.colour, value)
+    return replace(
+        state,
+        lying=state.lying[:index] + state.lying[index + 1 :],
+        counter_piles=piles,
+        taken=replace_at(state.taken, seat, (*state.taken[seat], counter)),
+    )
+
+
+# --- the game ----------------------------------------------------------------------------------
+
+
+class Sifaka(Game[SifakaState]):
+    name = "sifaka"
+    rules_version = "sifaka/1"
+    min_players = 2
+    max_players = 4
+    length_counters = (stats.TURNS,)
+    event_fields = {
+        "deal": {
+            "player": "seat dealt to (observed mode, at setup: one per seat from seat 0)",
+            "card": "id of the Terrain card dealt",
+        },
+        "place": {
+            "player": "seat",
+            "x": "column of the card's top-left box (x grows to the east); leave out x, y and"
+            " rotation to discard a card that fits nowhere",
+            "y": "row of the card's top-left box (y grows to the south)",
+            "rotation": "0, 90, 180 or 270 degrees clockwise (default 0)",
+        },
+        "move": {
+            "player": "seat",
+            "turns": "step numbers (1..n after landing on n palms) where the sifaka turns to face"
+            " the arrow it entered (default [])",
+            "draw": "observed mode: id of the card drawn after the move, while the pile has one",
+            "counter": "observed mode: value of the counter taken where the move ends",
+        },
+    }
+
+    def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
+        self._check_players(players)
+        if not isinstance(raw, Mapping):
+            raise InvalidOptionsError("options must be a JSON object", {"options": "an object"})
+        unknown = [str(name) for name in raw if name not in OPTION_NAMES]
+        if unknown:
+            raise InvalidOptionsError(
+                f"unknown option(s) for sifaka: {', '.join(unknown)};"
+                f" the options are {', '.join(OPTION_NAMES)}",
+                {name: "unknown option" for name in unknown},
+            )
+        first_player = raw.get("first_player", 0)
+        if not is_int(first_player) or not 0 <= first_player < players:
+            raise InvalidOptionsError(
+                f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}",
+                {"first_player": f"a seat 0..{players - 1}"},
+            )
+        chance = raw.get("chance", SEEDED)
+        if chance not in CHANCE_MODES:
+            raise InvalidOptionsError(
+                f"chance must be 'seeded' or 'observed', got {chance!r}",
+                {"chance": "'seeded' or 'observed'"},
+            )
+        default_facing = [DEFAULT_FACING[colour] for colour in seat_colours(players)]
+        facing = raw.get("facing", default_facing)
+        if (
+            not isinstance(facing, list)
+            or len(facing) != players
+            or not all(isinstance(d, str) and d in DIRECTIONS for d in facing)
+        ):
+            raise InvalidOptionsError(
+                f"facing must list, per seat, the way its sifaka starts facing (N, E, S or W),"
+                f" {players} in all; got {facing!r}",
+                {"facing": f"a list of {players} x 'N', 'E', 'S' or 'W'"},
+            )
+        options: dict[str, Any] = {
+            "first_player": int(first_player),
+            "chance": chance,
+            "facing": list(facing),
+        }
+        if "catalog" in raw:
+            options["catalog"] = normalize_catalog(raw["catalog"])
+        return options
+
+    def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> SifakaState:
+        # Options are normalized again (cheap and idempotent) so that no caller can start a game
+        # from options that were never checked.
+        checked = self.options(options, players)
+        if not is_int(seed) or not 0 <= seed < 2**64:
+            raise InvalidOptionsError(
+                f"the seed must be an integer from 0 to 2**64 - 1, got {seed!r}",
+                {"seed": "an integer 0..2**64-1"},
+            )
+        catalog = Catalog.from_json(checked["catalog"]) if "catalog" in checked else DEFAULT
+        return setup(
+            players, seed, checked["first_player"], checked["chance"], checked["facing"], catalog
+        )
+
+    def apply(self, state: SifakaState, event: Event) -> SifakaState:
+        if state.finished:
+            raise GameFinishedError("the game is over: no move can follow its end")
+        action = parse_event(state, event)
+        check(state, action)
+        return replace(evolve(state, action), version=state.version + 1)
+
+    def legal_moves(self, state: SifakaState) -> list[dict[str, Any]]:
+        return legal_moves(state)
+
+    def view(self, state: SifakaState, *, full: bool) -> dict[str, Any]:
+        return view(state, full=full)
+
+    def result(self, state: SifakaState) -> dict[str, Any] | None:
+        return result(state)
+
+    def first_player(self, state: SifakaState) -> int:
+        return state.first_player
+
+    def stats_counters(
+        self, events: Sequence[Event], states: Sequence[SifakaState]
+    ) -> dict[str, int]:
+        return stats.stats_counters(events, states)
+
+    def stats_summary(self, counters: Mapping[str, int], games: int) -> dict[str, float]:
+        return stats.stats_summary(counters, games)
+
+    def _check_players(self, players: int) -> None:
+        if not is_int(players) or not self.min_players <= players <= self.max_players:
+            raise InvalidOptionsError(
+                f"sifaka is played by {self.min_players} to {self.max_players} players,"
+                f" not {players!r}",
+                {"players": f"{self.min_players} to {self.max_players} players"},
+            )
+
+
+SIFAKA: Final = register(Sifaka())
