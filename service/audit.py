@@ -20,8 +20,8 @@ class Audit:
     version: int
     head_hash: str
     problems: list[str] = field(default_factory=list)
-    # The state after the last event that replayed (None if the header itself is unusable).
-    state: Any = None
+    # The state after each event that replayed: ``states[i]`` follows event i + 1.
+    states: list[Any] = field(default_factory=list)
     result: dict[str, Any] | None = None
 
     @property
@@ -58,9 +58,9 @@ def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> A
         except TabletapeError as error:
             audit.problems.append(f"event {seq} ({body.get('type')!r}) is illegal: {error.message}")
             break
+        audit.states.append(state)
         audit.version = seq
         audit.head_hash = chain_hash(audit.head_hash, canonical_json(body))
-    audit.state = state
     audit.result = game.result(state)
     return audit
 

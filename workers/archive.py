@@ -55,8 +55,8 @@ def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> s
     if archive.read(game_id) != document:
         store.mark_archive_problem(game_id, "the archive file did not read back as written")
         return "problem"
-    states = stats.replay_states(record.header, [event.body for event in events])
-    stats.count_game(store.redis, store.prefix, record, [e.body for e in events], states)
+    # The audit's replay gives the states the statistics read: the game is replayed once.
+    stats.count_game(store.redis, store.prefix, record, [e.body for e in events], audit.states)
     store.mark_archived(game_id, trim=trim)
     return "archived"
 
