@@ -23,6 +23,7 @@ from service.limits import init_rate_limits
 from service.schemas import ErrorSchema
 from service.stats_api import stats
 from service.store import EventStore
+from service.stream import stream
 from workers.queues import ArchiveQueue, raw_connection
 
 
@@ -83,6 +84,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(games)
     api.register_blueprint(health)
     api.register_blueprint(stats)
+    api.register_blueprint(stream)
     app.register_blueprint(docs_assets)
     register_error_handlers(app)
     init_rate_limits(app, settings)

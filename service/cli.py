@@ -5,31 +5,56 @@ from __future__ import annotations
 import gc
 import json
 import os
+import random
 import sys
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
 
+import domain
 from service.config import load_config
 from service.embedded import EmbeddedRedis
 from service.stats_cli import stats
 
 
-@click.group()
+@click.group(context_settings={"max_content_width": 100})
 def main() -> None:
-    """Tabletape: record, replay and audit tabletop games."""
+    """Tabletape: record, replay and audit tabletop games.
+
+    Every command works on the service's Redis: the server REDIS_URL names or, when it is unset,
+    the embedded Redis that `tabletape serve` starts in TABLETAPE_DATA_DIR (default .data), and
+    on the keys under TABLETAPE_KEY_PREFIX (default tt:). Archives are files in ARCHIVE_DIR
+    (default DATA_DIR/archive). `tabletape COMMAND --help` tells more about each command.
+    """
 
 
-@main.command()
+@main.command(short_help="Serve the HTTP API (gunicorn).")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--workers", default=2, show_default=True, type=int, help="gunicorn processes")
-@click.option("--threads", default=4, show_default=True, type=int, help="threads per process")
+@click.option("--threads", default=16, show_default=True, type=int, help="threads per process")
 def serve(host: str, port: int, workers: int, threads: int) -> None:
-    """Serve the API with gunicorn, on REDIS_URL or else on an embedded Redis."""
+    """Serve the API with gunicorn, on REDIS_URL or else on an embedded Redis.
+
+    gunicorn runs WORKERS processes (gthread worker class) of THREADS threads each; a request
+    holds a thread while it is served, and a live stream (GET /games/{id}/stream) for its whole
+    life. So that streams never starve appends and reads, each process serves at most
+    TABLETAPE_STREAM_LIMIT streams (default 8), capped here at half of --threads; more are
+    refused with 503, and each stream ends after TABLETAPE_STREAM_SECONDS (default 300; the
+    client resumes it with Last-Event-ID).
+    """
     from gunicorn.app.base import BaseApplication
 
     config = load_config()
+    streams = min(config["STREAM_LIMIT"], threads // 2)
+    if streams < config["STREAM_LIMIT"]:
+        click.echo(
+            f"live streams limited to {streams} per process (half of --threads {threads})",
+            err=True,
+        )
+    # The workers load their settings from the environment.
+    os.environ["TABLETAPE_STREAM_LIMIT"] = str(streams)
     embedded: EmbeddedRedis | None = None
     if not config["REDIS_URL"]:
         embedded = EmbeddedRedis(config["DATA_DIR"])
@@ -70,7 +95,7 @@ def _services() -> Any:
     return build_services(load_config())
 
 
-@main.command()
+@main.command(short_help="Run an RQ worker: archives finished games.")
 @click.option("--burst", is_flag=True, help="stop once the queues are empty")
 def worker(burst: bool) -> None:
     """Run an RQ worker for the service's queues (REDIS_URL, else the embedded Redis).
@@ -84,7 +109,7 @@ def worker(burst: bool) -> None:
     run_worker(raw_connection(services.client), services.store.prefix, burst=burst)
 
 
-@main.command("reconcile")
+@main.command("reconcile", short_help="Enqueue the archiving of games not archived yet.")
 def reconcile_command() -> None:
     """Enqueue the archiving of every finished game that is not archived yet."""
     from workers.queues import reconcile
@@ -93,7 +118,7 @@ def reconcile_command() -> None:
     click.echo(f"{reconcile(services.store, services.archive_queue)} games enqueued")
 
 
-@main.command()
+@main.command(short_help="Verify a game's replay, hash chain and archive.")
 @click.argument("game_id")
 def audit(game_id: str) -> None:
     """Replay a game, verify its hash chain and archive; exit 1 if anything is wrong."""
@@ -103,7 +128,7 @@ def audit(game_id: str) -> None:
     sys.exit(0 if report.ok else 1)
 
 
-@main.command()
+@main.command(short_help="Write a game's whole record as JSON.")
 @click.argument("game_id")
 @click.option("-o", "--output", type=click.File("w"), default="-", help="file (default: stdout)")
 def export(game_id: str, output: Any) -> None:
@@ -113,7 +138,7 @@ def export(game_id: str, output: Any) -> None:
     output.write(json.dumps(document, indent=1) + "\n")
 
 
-@main.command("import")
+@main.command("import", short_help="Import exported records as new games.")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 def import_command(files: tuple[str, ...]) -> None:
     """Import exported records, each as a new game; a bad record is rejected whole."""
@@ -137,6 +162,224 @@ def import_command(files: tuple[str, ...]) -> None:
     for failure in failures:
         click.echo(f"rejected {failure}", err=True)
     sys.exit(1 if failures else 0)
+
+
+@main.command(short_help="Print a game move by move.")
+@click.argument("game_id")
+def replay(game_id: str) -> None:
+    """Print a game move by move: one line per move with its seq, the player, the move, and what
+    it changed when the game's state shows it (scores, health, the round or turn, a decision
+    awaited, who moves next), then the result. The changes come from replaying the game's rules
+    from its seed, move by move.
+
+    \b
+    Example:
+      $ tabletape replay 402c2be3bd377587
+      game 402c2be3bd377587: mada (mada/1), seed 9073252845659207084, Ana, Ben, Caro; 77 moves...
+       2  Ana   play card=13      next Ben
+       8  Ana   try_luck          round 2 | scores Ana=0 Ben=1 Caro=0 | Ana to round_discard
+      ...
+      result: Ana wins; scores Ana 21, Ben 18, Caro 16
+    """
+    from domain import get_game
+    from domain.errors import TabletapeError
+
+    services = _services()
+    try:
+        record = services.games.get(game_id)
+        events = services.games.events(record, 1, record.version)
+    except TabletapeError as error:
+        raise click.ClickException(error.message) from None
+    game = get_game(record.game)
+    names = record.players
+    click.echo(
+        f"game {record.id}: {record.game} ({record.rules_version}), seed {record.seed},"
+        f" {', '.join(names)}; {record.version} moves, {record.status}"
+    )
+    if record.options:
+        click.echo(f"options {_compact(record.options)}")
+    width = max(len(name) for name in names)
+    seq_width = len(str(record.version))
+    state: Any = game.new_game(len(names), record.seed, record.options)
+    before: dict[str, Any] | None = game.view(state, full=True)
+    for event in events:
+        body = event.body
+        seat = body.get("player", before.get("current_player") if before else None)
+        line = f"{event.seq:>{seq_width}}  {_name(names, seat):<{width}}  {_move(body)}"
+        if before is not None:
+            try:
+                state = game.apply(state, body)
+            except TabletapeError as error:
+                click.echo(line)
+                click.echo(f"the rules refuse move {event.seq}: {error.message}", err=True)
+                before = None
+                continue
+            after = game.view(state, full=True)
+            changes = _changes(before, after, names)
+            if changes:
+                line = f"{line:<{seq_width + width + 40}}  {' | '.join(changes)}"
+            before = after
+        click.echo(line.rstrip())
+    if record.result is not None:
+        click.echo(f"result: {_result(record.result, names)}")
+    elif record.version == 0:
+        click.echo("no moves yet")
+
+
+# What a move changed, said when a game's state shows it (each game shows some of these).
+_WATCHED_COUNTS = ("round", "turn")
+_WATCHED_PER_SEAT = ("scores", "health")
+
+
+def _changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], names: Sequence[str]
+) -> list[str]:
+    said = []
+    for key in _WATCHED_COUNTS:
+        if after.get(key) is not None and after.get(key) != before.get(key):
+            said.append(f"{key} {after[key]}")
+    for key in _WATCHED_PER_SEAT:
+        values = after.get(key)
+        if isinstance(values, list) and values != before.get(key):
+            said.append(
+                f"{key} "
+                + " ".join(f"{n}={_compact(v)}" for n, v in zip(names, values, strict=False))
+            )
+    pending = after.get("pending")
+    if isinstance(pending, dict) and pending != before.get("pending"):
+        said.append(f"{_name(names, pending.get('player'))} to {pending.get('kind')}")
+    current = after.get("current_player")
+    if current is not None and current != before.get("current_player"):
+        said.append(f"next {_name(names, current)}")
+    return said
+
+
+def _name(names: Sequence[str], seat: Any) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "-"
+
+
+def _move(body: Mapping[str, Any]) -> str:
+    """``play card=7 target=1``: the type, then the fields that say something (not the player,
+    who has a column of their own, nor the empty ones)."""
+    fields = [
+        f"{name}={_compact(value)}"
+        for name, value in body.items()
+        if name not in ("type", "player") and value not in (None, [], {})
+    ]
+    return " ".join([str(body.get("type")), *fields])
+
+
+def _compact(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _result(result: Mapping[str, Any], names: Sequence[str]) -> str:
+    winners = [_name(names, seat) for seat in result.get("winners", [])]
+    if result.get("draw") or not winners:
+        outcome = "a draw"
+    elif len(winners) == 1:
+        outcome = f"{winners[0]} wins"
+    else:
+        outcome = f"{', '.join(winners)} tie for the win"
+    scores = result.get("scores")
+    if isinstance(scores, list) and len(scores) == len(names):
+        outcome += "; scores " + ", ".join(
+            f"{n} {_compact(v)}" for n, v in zip(names, scores, strict=True)
+        )
+    return outcome
+
+
+PLAYER_NAMES = ("Ana", "Ben", "Caro", "Dan", "Eva", "Finn", "Gus", "Hana")
+
+
+@main.command(short_help="Record N random complete games (demo data, load).")
+@click.argument("game_name", type=click.Choice(domain.game_names()))
+@click.option("-n", "count", type=click.IntRange(min=1), required=True, help="how many games")
+@click.option(
+    "--players",
+    type=click.IntRange(min=1),
+    help="players per game  [default: for each game, a number in the game's range]",
+)
+@click.option("--seed", type=int, help="seeds the whole run: the same seed records the same games")
+@click.option(
+    "--max-events",
+    type=click.IntRange(min=1),
+    default=5000,
+    show_default=True,
+    help="give up on a game that has not ended after this many moves",
+)
+def simulate(
+    game_name: str, count: int, players: int | None, seed: int | None, max_events: int
+) -> None:
+    """Record N random complete games of a game, through the service's own store.
+
+    Each move is drawn among the game's legal moves and appended as the API appends it: checked by
+    the rules, chained into the record, and a finished game is queued for archiving (run
+    `tabletape worker`). For demo data, for load, and as a smoke test of the rules: a game that
+    runs out of legal moves, or has not ended after --max-events moves, is reported and left
+    unfinished, and the exit status is 1.
+
+    Prints one line per game, its id first. The run's seed is printed on stderr: --seed with it
+    records the same games again (with new ids).
+    """
+    from domain import get_game
+
+    game = get_game(game_name)
+    if players is not None and not game.min_players <= players <= game.max_players:
+        raise click.BadParameter(
+            f"{game_name} is played by {game.min_players} to {game.max_players} players",
+            param_hint="--players",
+        )
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "big")
+    click.echo(f"seed {seed}", err=True)
+    chooser = random.Random(seed)
+    services = _services()
+    lines: list[str] = []
+    unfinished = 0
+    try:
+        with click.progressbar(
+            length=count,
+            label=f"Recording {count} {game_name} game{'s' if count > 1 else ''}",
+            file=sys.stderr,
+        ) as bar:
+            for _ in range(count):
+                seats = players or chooser.randint(game.min_players, game.max_players)
+                names = [*PLAYER_NAMES, *(f"P{i + 1}" for i in range(8, seats))][:seats]
+                record, token = services.games.create(game_name, names, chooser.getrandbits(64), {})
+                state: Any = game.new_game(seats, record.seed, record.options)
+                moves_made = 0
+                result = None
+                while moves_made < max_events:
+                    moves = game.legal_moves(state)
+                    if not moves:
+                        break
+                    move = chooser.choice(moves)
+                    services.games.append(record.id, token, move)
+                    state = game.apply(state, move)
+                    moves_made += 1
+                    result = game.result(state)
+                    if result is not None:
+                        break
+                if result is not None:
+                    outcome = _result(result, names)
+                else:
+                    unfinished += 1
+                    outcome = (
+                        f"NOT FINISHED: stopped after {moves_made} moves (--max-events)"
+                        if moves_made >= max_events
+                        else f"NOT FINISHED: no legal move after {moves_made} moves"
+                    )
+                lines.append(f"{record.id}  {seats} players, {moves_made} moves: {outcome}")
+                bar.update(1)
+    finally:
+        for line in lines:
+            click.echo(line)
+    if unfinished:
+        click.echo(f"{unfinished} of {count} games did not finish", err=True)
+        sys.exit(1)
 
 
 main.add_command(stats)

@@ -19,10 +19,24 @@ DEFAULTS: dict[str, Any] = {
     "STATE_CACHE_SIZE": 4096,
     # Requests per client address and API process (`limits` syntax); empty switches it off.
     "RATE_LIMIT": "100 per second",
+    # Live streams (GET /games/{id}/stream). Each open stream holds one server thread: at most
+    # STREAM_LIMIT at once per API process (more are refused with 503 unavailable; `tabletape
+    # serve` keeps it at most half its threads, so streams never starve appends and reads).
+    "STREAM_LIMIT": 8,
+    # A stream closes after this many seconds; the client resumes it with Last-Event-ID.
+    "STREAM_SECONDS": 300.0,
+    # Seconds of silence after which a stream sends a comment, so that proxies keep it open.
+    "STREAM_HEARTBEAT": 15.0,
 }
 
 # Environment variables read, each named after its setting.
-_FROM_ENVIRONMENT = ("REDIS_URL", "DATA_DIR", "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT")
+_FROM_ENVIRONMENT = (
+    "REDIS_URL", "DATA_DIR", "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT",
+    "STREAM_LIMIT", "STREAM_SECONDS", "STREAM_HEARTBEAT",
+)  # fmt: skip
+
+# Settings that are numbers (the environment gives text).
+_NUMBERS = {"STREAM_LIMIT": int, "STREAM_SECONDS": float, "STREAM_HEARTBEAT": float}
 
 
 def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -34,6 +48,13 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
             config[name] = value
     trim = os.environ.get("TABLETAPE_ARCHIVE_TRIM", "")
     config["ARCHIVE_TRIM"] = trim.lower() in ("1", "true", "yes", "on")
+    for name, kind in _NUMBERS.items():
+        if isinstance(config[name], str):
+            try:
+                config[name] = kind(config[name])
+            except ValueError:
+                message = f"TABLETAPE_{name} must be a number, not {config[name]!r}"
+                raise ValueError(message) from None
     config.update(overrides or {})
     if not config["ARCHIVE_DIR"]:
         config["ARCHIVE_DIR"] = os.path.join(config["DATA_DIR"], "archive")

@@ -10,7 +10,7 @@ from flask.views import MethodView
 
 from service.api import ApiBlueprint
 from service.jsonio import json_response
-from service.schemas import HealthSchema
+from service.schemas import ErrorSchema, HealthSchema
 
 health = ApiBlueprint("health", __name__, description="Service health")
 
@@ -19,6 +19,7 @@ health = ApiBlueprint("health", __name__, description="Service health")
 class Health(MethodView):
     @health.response(200, HealthSchema)
     @health.alt_response(503, schema=HealthSchema, description="the store cannot be reached")
+    @health.alt_response(429, schema=ErrorSchema, description="rate_limited")
     def get(self) -> Any:
         """200 with the store's state; 503 when Redis is down."""
         client: redis.Redis = current_app.extensions["tabletape.redis"]

@@ -118,6 +118,18 @@ class StateQuerySchema(Schema):
     at = fields.Integer(validate=validate.Range(min=0), load_default=None)
 
 
+class StateSchema(Schema):
+    """A game's state. The fields every game shows; each game adds its own (its section of the
+    contract lists them), and hides some without the recorder's token."""
+
+    version = fields.Integer(metadata={"description": "the events it follows"})
+    status = fields.String(metadata={"enum": ["active", "finished"]})
+    current_player = fields.Integer(
+        allow_none=True, metadata={"description": "the seat to move; null once over"}
+    )
+    winners = fields.List(fields.Integer(), metadata={"description": "seats; empty until over"})
+
+
 class LegalMovesSchema(Schema):
     moves = fields.List(fields.Dict())
 
@@ -126,6 +138,7 @@ class HealthSchema(Schema):
     status = fields.String()
     store = fields.Dict()
     queue = fields.Dict()
+    error = fields.Nested(ErrorDetailSchema, metadata={"description": "with the 503 only"})
 
 
 class AuditSchema(Schema):

@@ -33,6 +33,7 @@ class GameStats(MethodView):
     @stats.response(200, GameStatsSchema)
     @stats.alt_response(404, schema=ErrorSchema, description="not_found: no game of that name")
     @stats.alt_response(503, schema=ErrorSchema, description="unavailable")
+    @stats.alt_response(429, schema=ErrorSchema, description="rate_limited")
     def get(self, game: str) -> Any:
         """Aggregates over the finished games of one game: wins and win rates per player,
         scores, length, seat advantage and the game's own figures (zeros before the first)."""
@@ -48,6 +49,7 @@ class GameStats(MethodView):
 class PlayerStats(MethodView):
     @stats.response(200, PlayerStatsSchema)
     @stats.alt_response(503, schema=ErrorSchema, description="unavailable")
+    @stats.alt_response(429, schema=ErrorSchema, description="rate_limited")
     def get(self, name: str) -> Any:
         """A player's figures over every finished game, in all and per game (zeros for a name
         that has finished no game: players are names, not registered accounts)."""

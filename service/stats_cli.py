@@ -17,7 +17,7 @@ def stats() -> None:
     """Statistics of finished games."""
 
 
-@stats.command()
+@stats.command(short_help="Recompute the statistics from the archive files.")
 def rebuild() -> None:
     """Recompute every statistic from the archive files alone, and swap them in at once."""
     from workers.stats import StatsError, rebuild_stats

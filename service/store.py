@@ -234,6 +234,41 @@ class EventStore:
         entries = self.redis.xrange(self._events_key(game_id), f"0-{first}", upper)
         return [_stored_event(entry_id, fields) for entry_id, fields in entries]
 
+    def wait_events(
+        self,
+        game_id: str,
+        after_seq: int,
+        block_ms: int,
+        *,
+        client: redis.Redis | None = None,
+        count: int = 500,
+    ) -> list[StoredEvent]:
+        """Up to ``count`` events after ``after_seq``, at once if there are any, else waiting up
+        to ``block_ms`` for one to be appended (XREAD BLOCK); [] if none came.
+
+        A wait holds its connection: pass ``client`` (see ``blocking_client``) to hold one of its
+        own rather than one of the shared pool's.
+        """
+        key = self._events_key(game_id)
+        reply = (client or self.redis).xread(
+            {key: f"0-{after_seq}"}, count=count, block=max(1, block_ms)
+        )
+        if isinstance(reply, dict):  # RESP3: {key: [entries]}
+            entries = (reply.get(key) or [[]])[0]
+        else:  # RESP2: [[key, entries]], or nothing
+            entries = next((found for name, found in reply or [] if name == key), [])
+        return [_stored_event(entry_id, fields) for entry_id, fields in entries]
+
+    def blocking_client(self) -> redis.Redis:
+        """A client of the same server, with the same options, and a single connection of its
+        own: for long waits that must not hold the shared pool's connections. Its owner closes
+        it with ``client.connection_pool.disconnect()``."""
+        pool = self.redis.connection_pool
+        own = redis.ConnectionPool(
+            connection_class=pool.connection_class, max_connections=1, **pool.connection_kwargs
+        )
+        return redis.Redis(connection_pool=own)
+
     def append(
         self,
         game_id: str,

@@ -1,0 +1,284 @@
+"""GET /games/{id}/stream: a game's moves as they are recorded, as Server-Sent Events.
+
+One message per move, in order, each with its seq as the SSE ``id``; ``end`` with the result once
+the game is over, then the stream closes. A client that lost the stream resumes it where it
+stopped: EventSource sends the last id it saw as ``Last-Event-ID`` by itself, and the stream
+starts after it.
+
+How it is served: the events the client has not seen yet first (XRANGE, or the archive once the
+stream is trimmed), then a loop of short blocking reads (XREAD BLOCK of at most a second, on a
+connection of the stream's own), so that heartbeats, the time limit and a client gone away are
+all noticed within a second or a heartbeat. Each open stream holds one server thread for its whole
+life: at most STREAM_LIMIT of them per process (more get 503 unavailable), each for at most
+STREAM_SECONDS, after which the client resumes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import redis
+from flask import Response, current_app, request
+from flask.blueprints import BlueprintSetupState
+from flask.views import MethodView
+from marshmallow import Schema, fields, validate
+from werkzeug.exceptions import ServiceUnavailable
+
+from domain.errors import TabletapeError
+from service.api import ApiBlueprint, service
+from service.errors import InvalidRequestError
+from service.games import GameService
+from service.schemas import ErrorSchema
+from service.store import GameRecord, StoredEvent
+
+log = logging.getLogger(__name__)
+
+stream = ApiBlueprint("stream", __name__, description="Follow a game live (Server-Sent Events)")
+
+# How long a browser's EventSource waits before it reconnects (sent as the stream's first line).
+RETRY_MS = 2000
+# The longest single XREAD BLOCK: what bounds the time to notice the limit or a closed client.
+_BLOCK_MS = 1000
+# Events read per XRANGE or XREAD.
+_PAGE = 500
+
+
+@dataclass(frozen=True)
+class StreamLimits:
+    seconds: float
+    heartbeat: float
+
+
+class StreamSlots:
+    """The streams one process serves at once, up to its limit."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open = 0
+        self._lock = threading.Lock()
+
+    def acquire(self) -> Callable[[], None] | None:
+        """A slot's release (to call once the stream is over), or None when all are taken."""
+        with self._lock:
+            if self.open >= self.limit:
+                return None
+            self.open += 1
+        released = threading.Event()
+
+        def release() -> None:
+            with self._lock:
+                if not released.is_set():
+                    released.set()
+                    self.open -= 1
+
+        return release
+
+
+@stream.record_once
+def _count_streams(state: BlueprintSetupState) -> None:
+    state.app.extensions["tabletape.streams"] = StreamSlots(state.app.config["STREAM_LIMIT"])
+
+
+class StreamQuerySchema(Schema):
+    first = fields.Integer(
+        data_key="from",
+        validate=validate.Range(min=1),
+        load_default=None,
+        metadata={"description": "the first seq to send, as in GET /events (default: 1)"},
+    )
+    last_event_id = fields.Integer(
+        validate=validate.Range(min=0),
+        load_default=None,
+        metadata={"description": "the last seq received: as the Last-Event-ID header, which wins"},
+    )
+
+
+_LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "the last seq received (EventSource sends it when it reconnects):"
+    " the stream starts after it",
+}
+
+_DESCRIPTION = f"""Server-Sent Events (`text/event-stream`), in this order:
+
+- `retry: {RETRY_MS}` (how long EventSource waits before reconnecting);
+- one message per move, in order, from the resume point: `id: <seq>`, `event: move`,
+  `data: <the stored event as GET /games/{{id}}/events returns it, plus "version">`;
+- once the game is over (at once if it already is): `event: end`,
+  `data: {{"id", "status", "version", "finished_at", "result"}}`, and the stream closes.
+  Close the EventSource on `end`, or it reconnects and gets the `end` again;
+- a comment `: keep-alive` after STREAM_HEARTBEAT seconds (15) without a message.
+
+A stream also closes after STREAM_SECONDS (300) without `end`: resume it with `Last-Event-ID`
+(EventSource does so itself). At most STREAM_LIMIT streams at once per API process (8): more are
+refused with 503 `unavailable`."""
+
+_EXAMPLE = (
+    f"retry: {RETRY_MS}\n\n"
+    'id: 1\nevent: move\ndata: {"seq":1,"type":"draw","player":0,'
+    '"at":"2025-01-01T12:00:00.000Z","hash":"9f2c...","version":1}\n\n'
+    ": keep-alive\n\n"
+    'event: end\ndata: {"id":"3f2a...","status":"finished","version":87,'
+    '"finished_at":"2025-01-01T12:30:00.000Z","result":{"winners":[1],"scores":[12,17]}}\n\n'
+)
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": ErrorSchema}}}
+
+
+@stream.route("/games/<game_id>/stream", parameters=[_LAST_EVENT_ID])
+class Stream(MethodView):
+    @stream.arguments(StreamQuerySchema, location="query")
+    @stream.response(
+        200,
+        {"type": "string"},
+        content_type="text/event-stream",
+        description=_DESCRIPTION,
+        example=_EXAMPLE,
+    )
+    @stream.doc(
+        responses={
+            "400": _error("invalid_request: a resume point that is not a seq of the game"),
+            "404": _error("not_found: no such game"),
+            "429": _error("rate_limited"),
+            "503": _error("unavailable: the store cannot be reached, or too many live streams"),
+        }
+    )
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """Follow a game live: its moves as Server-Sent Events, resumable with Last-Event-ID,
+        ending with the result."""
+        games = service()
+        record = games.get(game_id)
+        after = _resume_point(query, record)
+        slots: StreamSlots = current_app.extensions["tabletape.streams"]
+        release = slots.acquire()
+        if release is None:
+            raise ServiceUnavailable(
+                f"this server already serves {slots.limit} live streams: retry in a moment,"
+                f" or read GET /games/{game_id}/events"
+            )
+        try:
+            limits = StreamLimits(
+                seconds=float(current_app.config["STREAM_SECONDS"]),
+                heartbeat=float(current_app.config["STREAM_HEARTBEAT"]),
+            )
+            response = Response(
+                follow(games, record, after, limits),
+                mimetype="text/event-stream",
+                # X-Accel-Buffering: nginx passes each message on at once.
+                headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+            )
+        except BaseException:
+            release()
+            raise
+        # The WSGI server closes the response when the stream ends or the client goes away,
+        # even if the generator never started.
+        response.call_on_close(release)
+        return response
+
+
+def _resume_point(query: dict[str, Any], record: GameRecord) -> int:
+    """The last seq the client has: Last-Event-ID, else ?last_event_id=, else ?from= minus 1."""
+    header = request.headers.get("Last-Event-ID")
+    if header is not None and header.strip():
+        if not header.strip().isdigit():
+            raise InvalidRequestError(
+                f"Last-Event-ID must be a seq this stream sent, got {header!r}",
+                {"Last-Event-ID": "a seq"},
+            )
+        after, name, given = int(header.strip()), "Last-Event-ID", header.strip()
+    elif query["last_event_id"] is not None:
+        after, name, given = query["last_event_id"], "last_event_id", query["last_event_id"]
+    elif query["first"] is not None:
+        after, name, given = query["first"] - 1, "from", query["first"]
+    else:
+        return 0
+    if after > record.version:
+        low, high = (1, record.version + 1) if name == "from" else (0, record.version)
+        raise InvalidRequestError(
+            f"{name}={given} is past the game's {record.version} events",
+            {name: f"{low} to {high}"},
+        )
+    return after
+
+
+def follow(
+    games: GameService, record: GameRecord, after: int, limits: StreamLimits
+) -> Iterator[str]:
+    """The stream's messages: the moves after ``after``, live, then ``end``.
+
+    Runs outside the request: it uses only what it is given.
+    """
+    store = games.store
+    block_ms = max(1, min(_BLOCK_MS, int(limits.heartbeat * 1000)))
+    deadline = time.monotonic() + limits.seconds
+    reader: redis.Redis | None = None
+    last = after
+    yield f"retry: {RETRY_MS}\n\n"
+    quiet_since = time.monotonic()
+    try:
+        # What the header counted already: from the stream (XRANGE) or the archive.
+        batch = (
+            games.events(record, last + 1, record.version - last) if record.version > last else []
+        )
+        while True:
+            if batch:
+                for event in batch:
+                    yield _move(event)
+                last = batch[-1].seq
+                quiet_since = time.monotonic()
+                # Has the game moved on, or ended? (A last move and "finished" are one write.)
+                record = store.get(record.id) or record
+            if record.status != "active":
+                if last < record.version:
+                    batch = games.events(record, last + 1, record.version - last)
+                    if batch:
+                        continue
+                yield _end(record)
+                return
+            if time.monotonic() >= deadline:
+                yield ": time limit reached: resume with Last-Event-ID\n\n"
+                return
+            if reader is None:
+                reader = store.blocking_client()
+            batch = store.wait_events(record.id, last, block_ms, client=reader, count=_PAGE)
+            if not batch and time.monotonic() - quiet_since >= limits.heartbeat:
+                yield ": keep-alive\n\n"
+                quiet_since = time.monotonic()
+    except redis.RedisError as error:
+        log.warning("stream of game %s stopped: the store cannot be reached: %s", record.id, error)
+        yield ": the store cannot be reached: resume with Last-Event-ID\n\n"
+    except TabletapeError as error:  # an archived game whose archive file is missing
+        log.warning("stream of game %s stopped: %s", record.id, error.message)
+        yield ": " + " ".join(error.message.splitlines()) + "\n\n"
+    finally:
+        if reader is not None:
+            reader.connection_pool.disconnect()
+
+
+def _move(event: StoredEvent) -> str:
+    data = orjson.dumps({**event.as_json(), "version": event.seq}).decode()
+    return f"id: {event.seq}\nevent: move\ndata: {data}\n\n"
+
+
+def _end(record: GameRecord) -> str:
+    data = orjson.dumps(
+        {
+            "id": record.id,
+            "status": record.status,
+            "version": record.version,
+            "finished_at": record.finished_at,
+            "result": record.result,
+        }
+    ).decode()
+    return f"event: end\ndata: {data}\n\n"

@@ -1,0 +1,132 @@
+"""The OpenAPI document: every endpoint with its parameters, its answer's schema and its errors.
+
+On fakeredis: only the document is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import fakeredis
+import pytest
+
+from tests.conftest import make_app
+
+# Every operation, with the errors its view can answer. Every request may be rate limited (429);
+# every view that reads the store may find it down (503); a path naming a game may name none (404);
+# query parameters, headers or a body may be malformed (400).
+ERRORS: dict[tuple[str, str], set[int]] = {
+    ("/games", "get"): {400, 429, 503},
+    ("/games", "post"): {400, 413, 429, 503},
+    ("/games/{game_id}", "get"): {404, 429, 503},
+    ("/games/{game_id}/events", "get"): {400, 404, 429, 503},
+    ("/games/{game_id}/events", "post"): {400, 401, 404, 409, 413, 422, 429, 503},
+    ("/games/{game_id}/state", "get"): {400, 404, 429, 503},
+    ("/games/{game_id}/legal", "get"): {404, 429, 503},
+    ("/games/{game_id}/audit", "get"): {404, 429, 503},
+    ("/games/{game_id}/export", "get"): {404, 429, 503},
+    ("/games/{game_id}/stream", "get"): {400, 404, 429, 503},
+    ("/games/import", "post"): {400, 413, 422, 429, 503},
+    ("/stats/{game}", "get"): {404, 429, 503},
+    ("/players/{name}/stats", "get"): {429, 503},
+    ("/health", "get"): {429, 503},
+}
+
+# The parameters each operation takes besides its path's, by where they go.
+PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
+    ("/games", "get"): {
+        ("query", "game"), ("query", "status"), ("query", "player"), ("query", "limit"),
+        ("query", "cursor"),
+    },
+    ("/games/{game_id}/events", "get"): {("query", "from"), ("query", "limit")},
+    ("/games/{game_id}/events", "post"): {
+        ("header", "Authorization"), ("header", "If-Match"), ("header", "Idempotency-Key"),
+    },
+    ("/games/{game_id}/state", "get"): {("query", "at"), ("header", "Authorization")},
+    ("/games/{game_id}/stream", "get"): {
+        ("query", "from"), ("query", "last_event_id"), ("header", "Last-Event-ID"),
+    },
+}  # fmt: skip
+
+WITH_BODY = {("/games", "post"), ("/games/{game_id}/events", "post"), ("/games/import", "post")}
+
+
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    app = make_app(fakeredis.FakeRedis(decode_responses=True), "openapi:")
+    response = app.test_client().get("/openapi.json")
+    assert response.status_code == 200
+    spec: dict[str, Any] = response.json
+    return spec
+
+
+def operations(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method != "parameters":
+                yield path, method, operation
+
+
+def test_every_endpoint_is_documented_and_known_to_this_test(document: dict[str, Any]) -> None:
+    documented = {(path, method) for path, method, _ in operations(document)}
+    assert documented == set(ERRORS)
+
+
+def test_every_operation_documents_its_success_with_a_schema(document: dict[str, Any]) -> None:
+    for path, method, operation in operations(document):
+        assert operation.get("summary"), f"{method} {path} has no summary"
+        successes = {s: r for s, r in operation["responses"].items() if s.startswith("2")}
+        assert successes, f"{method} {path} documents no success"
+        for status, response in successes.items():
+            content = response.get("content")
+            assert content, f"{method} {path} {status} has no content"
+            for kind, media in content.items():
+                assert media.get("schema"), f"{method} {path} {status} {kind} has no schema"
+
+
+def test_every_operation_documents_the_errors_its_view_can_answer(
+    document: dict[str, Any],
+) -> None:
+    for path, method, operation in operations(document):
+        responses = operation["responses"]
+        errors = {int(status) for status in responses if status[0] in "45"}
+        missing = ERRORS[path, method] - errors
+        assert not missing, f"{method} {path} does not document {missing}"
+        for status in errors:
+            schema = responses[str(status)]["content"]["application/json"]["schema"]
+            expected = "Health" if (path, status) == ("/health", 503) else "Error"
+            assert schema == {"$ref": f"#/components/schemas/{expected}"}, (method, path, status)
+
+
+def test_every_operation_documents_its_parameters_and_body(document: dict[str, Any]) -> None:
+    for path, method, operation in operations(document):
+        shared = document["paths"][path].get("parameters", [])
+        given = {(p["in"], p["name"]) for p in [*shared, *operation.get("parameters", [])]}
+        path_parameters = {("path", name.strip("{}")) for name in path.split("/") if "{" in name}
+        assert given == path_parameters | PARAMETERS.get((path, method), set()), (method, path)
+        assert ("requestBody" in operation) == ((path, method) in WITH_BODY), (method, path)
+
+
+def test_every_reference_resolves(document: dict[str, Any]) -> None:
+    def references(node: Any) -> Iterator[str]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "$ref":
+                    yield value
+                else:
+                    yield from references(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from references(value)
+
+    for reference in references(document):
+        assert reference.startswith("#/components/"), reference
+        kind, _, name = reference.removeprefix("#/components/").partition("/")
+        assert name in document["components"].get(kind, {}), reference
+
+
+def test_the_stream_is_documented_as_server_sent_events(document: dict[str, Any]) -> None:
+    answer = document["paths"]["/games/{game_id}/stream"]["get"]["responses"]["200"]
+    assert set(answer["content"]) == {"text/event-stream"}
+    assert "Last-Event-ID" in answer["description"] and "event: end" in answer["description"]
