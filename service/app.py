@@ -20,6 +20,7 @@ from service.errors import register_error_handlers
 from service.games import GameService
 from service.health import health
 from service.limits import init_rate_limits
+from service.pages import pages
 from service.schemas import ErrorSchema
 from service.stats_api import stats
 from service.store import EventStore
@@ -86,6 +87,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(stats)
     api.register_blueprint(stream)
     app.register_blueprint(docs_assets)
+    app.register_blueprint(pages)
     register_error_handlers(app)
     init_rate_limits(app, settings)
     return app

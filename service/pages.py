@@ -1,0 +1,445 @@
+"""HTML pages for people: the recent games, a game's replay viewer and a game's statistics.
+
+A plain Flask blueprint (pages are not API: they are left out of the OpenAPI document). The
+viewer's shell is rendered here (the header, the players, the move list); the board is drawn in
+the browser, as SVG, by plain JavaScript (``static/viewer*.js``) from the JSON the API serves. The
+statistics are drawn here, as SVG, from the same projections as ``GET /stats/<game>``.
+
+Nothing on these pages is fetched from outside the service: a Content-Security-Policy says so to
+the browser.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import redis
+from flask import Blueprint, Response, current_app, render_template, request
+
+from domain import game_names, get_game
+from domain.errors import UnknownGameError
+from service.errors import NotFoundError
+from service.games import GameService
+from service.store import GameRecord
+from workers.stats import game_stats
+
+pages = Blueprint(
+    "pages",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    # Not /static: the app itself answers that path (Flask's default static route).
+    static_url_path="/assets",
+)
+
+RECENT_GAMES = 30
+
+# Seat colours of the games whose seats have no colour of their own (Sifaka's are its pawns').
+SEAT_COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#7b3fa0", "#8a5a00")
+SIFAKA_COLOURS = {"red": "#c62828", "blue": "#1565c0", "yellow": "#b8860b", "green": "#2e7d32"}
+
+# Only this service: no CDN, no font or script from elsewhere, no inline script or style.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'self'; form-action 'self'"
+)
+
+
+def service() -> GameService:
+    game_service: GameService = current_app.extensions["tabletape"]
+    return game_service
+
+
+@pages.after_request
+def security_headers(response: Response) -> Response:
+    if response.mimetype == "text/html":
+        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        # The token lives in the fragment, which is never sent; no referrer leaks the game's id.
+        response.headers["Referrer-Policy"] = "same-origin"
+    return response
+
+
+@pages.context_processor
+def site() -> dict[str, Any]:
+    return {"game_names": game_names()}
+
+
+@pages.errorhandler(NotFoundError)
+def not_found(error: NotFoundError) -> tuple[str, int]:
+    return render_template("not_found.html", message=error.message), 404
+
+
+# The recent games --------------------------------------------------------------------------------
+@pages.route("/")
+def index() -> str:
+    cursor = request.args.get("cursor", "")
+    found, next_cursor = service().list(
+        game="",
+        status="",
+        player="",
+        limit=RECENT_GAMES,
+        cursor=int(cursor) if cursor.isdigit() else None,
+    )
+    return render_template(
+        "index.html",
+        games=found,
+        next_cursor=next_cursor,
+    )
+
+
+# The viewer --------------------------------------------------------------------------------------
+@pages.route("/games/<game_id>/view")
+def viewer(game_id: str) -> str:
+    record = service().get(game_id)
+    events = listed_events(record)
+    at = _requested_at(record.version)
+    colours = seat_colours(record)
+    moves = [
+        {
+            "seq": event["seq"],
+            "type": event.get("type"),
+            "void": bool(event.get("void")),
+            "text": describe(event, record.players),
+        }
+        for event in events
+    ]
+    data = {
+        "id": record.id,
+        "game": record.game,
+        "players": record.players,
+        "colours": colours,
+        "version": record.version,
+        "status": record.status,
+        "result": record.result,
+        "at": at,
+        "moves": [move["text"] for move in moves],
+        "types": [move["type"] for move in moves],
+        "void": [move["void"] for move in moves],
+        "cards": card_info(record),
+    }
+    return render_template(
+        "viewer.html",
+        record=record,
+        moves=moves,
+        at=at,
+        colours=colours,
+        winners=set((record.result or {}).get("winners", [])),
+        data=data,
+        status_line=status_line(at, record.version, moves),
+        has_renderer=record.game in RENDERERS,
+    )
+
+
+def listed_events(record: GameRecord) -> list[dict[str, Any]]:
+    """The game's events as GET /games/{id}/events lists them (with ``void`` where the service
+    marks moves voided by a retraction)."""
+    if not record.version:
+        return []
+    as_listed = getattr(service(), "events_json", None)
+    if as_listed is not None:
+        listed: list[dict[str, Any]] = as_listed(record, 1, record.version)
+        return listed
+    return [event.as_json() for event in service().events(record, 1, record.version)]
+
+
+# The games the viewer draws: each has static/viewer-<game>.js.
+RENDERERS = frozenset(("mada", "madcala", "sifaka"))
+
+
+def _requested_at(version: int) -> int:
+    raw = request.args.get("at", "")
+    if raw.isdigit():
+        return min(int(raw), version)
+    return version
+
+
+def status_line(at: int, version: int, moves: list[dict[str, Any]]) -> str:
+    """What the viewer's live region says; viewer.js says the same as it steps."""
+    if at == 0:
+        return f"move 0 of {version}: the start"
+    move = moves[at - 1]
+    return f"move {at} of {version}: {move['text']}{' (voided)' if move['void'] else ''}"
+
+
+def seat_colours(record: GameRecord) -> list[str]:
+    if record.game == "sifaka":
+        seats = len(record.players)
+        names = ("red", "yellow") if seats == 2 else ("red", "blue", "yellow", "green")[:seats]
+        return [SIFAKA_COLOURS[name] for name in names]
+    return [SEAT_COLOURS[seat % len(SEAT_COLOURS)] for seat in range(len(record.players))]
+
+
+# Names of the fields an event's description leaves out, and the seat-valued ones it names.
+_NOT_DESCRIBED = frozenset(("seq", "type", "player", "at", "hash", "version", "void"))
+_SEAT_FIELDS = frozenset(("target",))
+
+
+def describe(event: Mapping[str, Any], players: list[str]) -> str:
+    """One line for a move: ``Ana: play card 7``, ``Ben: place at (1, 3), rotation 90``.
+
+    viewer.js has the same function (``describe``) for the moves that arrive while the page is
+    open; the browser tests check that both say the same. Seats are named, nulls and empty lists
+    left out, a field the type already names is not named again (``choose target Caro``).
+    """
+    who = _seat_name(event.get("player"), players)
+    kind = str(event.get("type", "?"))
+    parts = []
+    at = event.get("x") is not None and event.get("y") is not None
+    if at:
+        parts.append(f"at ({_value(event['x'])}, {_value(event['y'])})")
+    for name, value in event.items():
+        if name in _NOT_DESCRIBED or value is None or value == [] or (at and name in ("x", "y")):
+            continue
+        shown = _seat_name(value, players) if name in _SEAT_FIELDS else _value(value)
+        label = "" if kind.endswith(f"_{name}") else f"{name.replace('_', ' ')} "
+        parts.append(f"{label}{shown}")
+    text = kind.replace("_", " ")
+    if parts:
+        text += " " + ", ".join(parts)
+    return f"{who}: {text}" if who else text
+
+
+def _seat_name(seat: Any, players: list[str]) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
+        return players[seat]
+    return "" if seat is None else _value(seat)
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_value(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, str):
+        return value.replace("_", " ")
+    return str(value)
+
+
+def card_info(record: GameRecord) -> dict[str, Any]:
+    """What the game's catalog says of the cards the state names by id (public: the deck's
+    composition, not who holds what)."""
+    describe_cards = _CARD_INFO.get(record.game)
+    if describe_cards is None:
+        return {}
+    state = get_game(record.game).new_game(len(record.players), record.seed, record.options)
+    return describe_cards(state.catalog)
+
+
+def _mada_cards(catalog: Any) -> dict[str, Any]:
+    return {"pears": {str(value): catalog.pears[value] for value in range(1, len(catalog.pears))}}
+
+
+def _madcala_cards(catalog: Any) -> dict[str, Any]:
+    return {
+        "plus_ones": {
+            card.id: {
+                "name": card.name,
+                "kind": card.kind,
+                "cost": card.cost,
+                "to": card.to,
+                "effects": list(card.effects),
+            }
+            for card in catalog.plus_one_cards.values()
+        },
+        "commoners": {
+            entry.id: {"name": entry.name, "effects": list(entry.effects)}
+            for entry in catalog.commoners
+        },
+        "guests": {guest.id: guest.name for guest in catalog.guests},
+    }
+
+
+def _sifaka_cards(catalog: Any) -> dict[str, Any]:
+    boxes = {str(card.id): [box.to_json() for box in card.boxes] for card in catalog.cards}
+    return {"cards": boxes}
+
+
+_CARD_INFO: dict[str, Callable[[Any], dict[str, Any]]] = {
+    "mada": _mada_cards,
+    "madcala": _madcala_cards,
+    "sifaka": _sifaka_cards,
+}
+
+
+# Statistics ------------------------------------------------------------------------------------
+@pages.route("/stats/<game>/view")
+def stats_view(game: str) -> str:
+    client: redis.Redis = current_app.extensions["tabletape.redis"]
+    try:
+        figures = game_stats(client, current_app.config["KEY_PREFIX"], game)
+    except UnknownGameError as error:
+        raise NotFoundError(error.message, error.details) from None
+    seats = figures["seat_advantage"]
+    score_bars = [
+        (_score_label(score), count) for score, count in figures["scores"]["distribution"].items()
+    ]
+    seat_bars = [(f"seat {seat}", wins) for seat, wins in enumerate(seats["wins_by_seat"])]
+    length_bars = [(_length_label(name), value) for name, value in figures["length"].items()]
+    return render_template(
+        "stats.html",
+        game=game,
+        figures=figures,
+        score_plot=bar_plot(
+            score_bars,
+            x_title="final score",
+            y_title="seats",
+            summary="; ".join(
+                f"score {label}: {_count(seats, 'seat')}" for label, seats in score_bars
+            )
+            or "no game finished yet",
+        ),
+        seat_plot=bar_plot(
+            seat_bars,
+            x_title="seat",
+            y_title="wins",
+            totals=seats["games_by_seat"],
+            summary="; ".join(
+                f"{label}: {_count(wins, 'win')} in {_count(games, 'game')}"
+                for (label, wins), games in zip(seat_bars, seats["games_by_seat"], strict=True)
+            )
+            or "no game finished yet",
+        ),
+        length_plot=bar_plot(
+            length_bars,
+            x_title="mean per game",
+            y_title="",
+            horizontal=True,
+            summary="; ".join(f"{label}: {_number(value)}" for label, value in length_bars),
+        ),
+        players=sorted(figures["players"].items(), key=lambda item: (-item[1]["wins"], item[0])),
+    )
+
+
+def _count(value: float, noun: str) -> str:
+    return f"{_number(value)} {noun}{'' if value == 1 else 's'}"
+
+
+def _score_label(score: str) -> str:
+    value = json.loads(score)
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _length_label(name: str) -> str:
+    return name.removeprefix("mean_").replace("_", " ")
+
+
+def bar_plot(
+    bars: list[tuple[str, float]],
+    *,
+    x_title: str,
+    y_title: str,
+    summary: str,
+    totals: list[int] | None = None,
+    horizontal: bool = False,
+) -> dict[str, Any]:
+    """A bar plot's geometry, for templates/plot.html: one SVG user unit is one CSS pixel at
+    its widest; the SVG scales down on a narrow screen. ``summary`` is its text alternative."""
+    if horizontal:
+        return {**_horizontal(bars, x_title), "summary": summary}
+    width, height, left, bottom, top = 560, 260, 48, 44, 16
+    plot_height = height - bottom - top
+    peak = max((value for _, value in bars), default=0)
+    scale_top, step = nice_scale(peak, integral=all(float(v).is_integer() for _, v in bars))
+    slot = (width - left - 8) / max(len(bars), 1)
+    bar_width = max(min(slot * 0.7, 60), 2)
+    shapes = []
+    # Labels thin out when the bars are many: every nth shows.
+    label_every = math.ceil(len(bars) / 24) if bars else 1
+    for index, (label, value) in enumerate(bars):
+        bar_height = plot_height * value / scale_top if scale_top else 0
+        x = left + slot * index + (slot - bar_width) / 2
+        shapes.append(
+            {
+                "label": label,
+                "value": value,
+                "x": round(x, 2),
+                "y": round(top + plot_height - bar_height, 2),
+                "width": round(bar_width, 2),
+                "height": round(bar_height, 2),
+                "centre": round(x + bar_width / 2, 2),
+                "show_label": index % label_every == 0,
+                "total": totals[index] if totals else None,
+            }
+        )
+    ticks = [
+        {
+            "value": _number(step * index),
+            "y": round(top + plot_height * (1 - step * index / scale_top), 2),
+        }
+        for index in range(round(scale_top / step) + 1 if scale_top else 0)
+    ]
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "top": top,
+        "baseline": top + plot_height,
+        "right": width - 8,
+        "bars": shapes,
+        "ticks": ticks if scale_top else [],
+        "x_title": x_title,
+        "y_title": y_title,
+        "horizontal": False,
+        "summary": summary,
+    }
+
+
+def _horizontal(bars: list[tuple[str, float]], x_title: str) -> dict[str, Any]:
+    width, left, row = 560, 120, 34
+    height = 24 + row * max(len(bars), 1) + 24
+    peak = max((value for _, value in bars), default=0)
+    scale_top, _ = nice_scale(peak)
+    plot_width = width - left - 72
+    shapes = []
+    for index, (label, value) in enumerate(bars):
+        bar_width = plot_width * value / scale_top if scale_top else 0
+        y = 16 + row * index
+        shapes.append(
+            {
+                "label": label,
+                "value": value,
+                "shown": _number(value),
+                "x": left,
+                "y": y,
+                "width": round(bar_width, 2),
+                "height": row - 10,
+                "middle": y + (row - 10) / 2,
+            }
+        )
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "bars": shapes,
+        "x_title": x_title,
+        "horizontal": True,
+    }
+
+
+def nice_scale(peak: float, *, integral: bool = False, intervals: int = 4) -> tuple[float, float]:
+    """The top of an axis at or above ``peak``, and its tick step: about ``intervals`` steps of
+    1, 2, 2.5 or 5 times a power of ten (whole steps for whole numbers). (0, 0) for nothing."""
+    if peak <= 0:
+        return 0, 0
+    raw = peak / intervals
+    power = 10 ** math.floor(math.log10(raw))
+    multiples = (1, 2, 5, 10) if integral else (1, 2, 2.5, 5, 10)
+    step = next(m * power for m in multiples if raw <= m * power * (1 + 1e-9))
+    if integral:
+        step = max(step, 1)
+    return step * math.ceil(peak / step - 1e-9), step
+
+
+def _number(value: float) -> str:
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0").rstrip(".")

@@ -1,0 +1,152 @@
+"""The HTML pages as the server renders them (the browser tests drive them in Chromium): the
+recent games, the viewer's shell, the statistics, the 404 page, the assets, and nothing fetched
+from outside the service."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from domain import game_names
+from service.pages import CONTENT_SECURITY_POLICY, bar_plot, describe, nice_scale
+from tests.service.test_api import append, create, legal, play_to_the_end
+
+SERVICE = Path(__file__).resolve().parents[2] / "service"
+
+
+def test_the_index_lists_the_recent_games_newest_first(client: FlaskClient) -> None:
+    first = create(client, players=["Ana", "Ben"])
+    second = create(client, game="sifaka", players=["Caro", "Dan"], seed=3)
+    response = client.get("/")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    assert page.index(second["id"]) < page.index(first["id"])
+    assert f'href="/games/{first["id"]}/view"' in page
+    for name in game_names():
+        assert f'href="/stats/{name}/view"' in page
+    assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+
+
+def test_the_index_pages_on_to_older_games(client: FlaskClient) -> None:
+    made = [create(client, players=["Ana", "Ben"], seed=seed)["id"] for seed in range(32)]
+    page = client.get("/").get_data(as_text=True)
+    assert made[-1] in page and made[0] not in page
+    older = re.search(r'href="(/\?cursor=\d+)" rel="next"', page)
+    assert older is not None
+    rest = client.get(older.group(1)).get_data(as_text=True)
+    assert made[0] in rest and made[-1] not in rest
+
+
+def test_the_viewer_shell_has_the_header_players_and_move_list(client: FlaskClient) -> None:
+    game = create(client, players=["Ana", "Ben <b>"])
+    for _ in range(3):
+        assert append(client, game, legal(client, game)[0]).status_code == 201
+    response = client.get(f"/games/{game['id']}/view?at=2")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "Ben &lt;b&gt;" in page and "Ben <b>" not in page.split('id="viewer-data"')[0]
+    assert page.count("<li data-at=") == 4  # the start and three moves
+    assert 'aria-current="step"' in page.split('data-at="2"')[1].split("</li>")[0]
+    assert 'value="2"' in page and 'max="3"' in page
+    assert 'role="img"' in page and 'aria-live="polite"' in page
+    assert "/assets/viewer.js" in page and "/assets/viewer-mada.js" in page
+    # The player's name is escaped inside the JSON of the script element too.
+    data = page.split('id="viewer-data">')[1].split("</script>")[0]
+    assert "<b>" not in data and "\\u003cb\\u003e" in data
+
+
+def test_the_viewer_of_any_move_past_the_last_shows_the_last(client: FlaskClient) -> None:
+    game = create(client, players=["Ana", "Ben"])
+    page = client.get(f"/games/{game['id']}/view?at=99").get_data(as_text=True)
+    assert "move 0 of 0: the start" in page
+    page = client.get(f"/games/{game['id']}/view?at=x").get_data(as_text=True)
+    assert "move 0 of 0: the start" in page
+
+
+def test_an_unknown_game_is_a_404_page(client: FlaskClient) -> None:
+    for path in ("/games/nope/view", "/stats/chess/view"):
+        response = client.get(path)
+        assert response.status_code == 404 and response.mimetype == "text/html", path
+        assert "Not found" in response.get_data(as_text=True)
+    # The API still answers with its JSON error body.
+    assert client.get("/games/nope").json["error"]["code"] == "not_found"
+
+
+def test_the_stats_page_draws_three_plots(client: FlaskClient) -> None:
+    page = client.get("/stats/madcala/view").get_data(as_text=True)
+    assert page.count('<svg class="plot"') == 3
+    assert "No game of Madcala has finished yet" in page
+
+
+def test_every_game_has_a_renderer_and_the_assets_are_served(client: FlaskClient) -> None:
+    for name in ("viewer.js", "tabletape.css", *(f"viewer-{game}.js" for game in game_names())):
+        response = client.get(f"/assets/{name}")
+        assert response.status_code == 200, name
+        assert response.mimetype in ("text/javascript", "application/javascript", "text/css")
+        response.close()
+
+
+def test_nothing_is_fetched_from_outside_the_service() -> None:
+    for path in [*SERVICE.glob("templates/*"), *SERVICE.glob("static/*")]:
+        text = path.read_text()
+        # The SVG namespace is a name, not an address fetched.
+        outside = set(re.findall(r"(?:https?:)?//[\w.-]+\.\w+", text)) - {"http://www.w3.org"}
+        assert not outside, (path.name, outside)
+        assert "@import" not in text and "url(" not in text, path.name
+
+
+def test_templates_and_assets_are_installed_with_the_package() -> None:
+    pyproject = tomllib.loads((SERVICE.parent / "pyproject.toml").read_text())
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["service"]
+    for path in [*SERVICE.glob("templates/*"), *SERVICE.glob("static/*")]:
+        relative = path.relative_to(SERVICE).as_posix()
+        assert any(fnmatch(relative, pattern) for pattern in patterns), relative
+
+
+def test_a_move_is_described_in_words() -> None:
+    players = ["Ana", "Ben", "Caro"]
+    assert describe({"seq": 1, "type": "draw", "player": 0, "at": "x", "hash": "y"}, players) == (
+        "Ana: draw"
+    )
+    assert describe(
+        {"type": "play", "player": 1, "card": "double_lemur", "target": 2}, players
+    ) == ("Ben: play card double lemur, target Caro")
+    assert describe({"type": "choose_target", "player": 2, "target": 0}, players) == (
+        "Caro: choose target Ana"
+    )
+    assert describe({"rotation": 90, "type": "place", "x": -1, "y": 3, "player": 0}, players) == (
+        "Ana: place at (-1, 3), rotation 90"
+    )
+    assert describe({"type": "move", "player": 1, "space": None, "drawn": []}, players) == (
+        "Ben: move"
+    )
+    assert describe(
+        {"type": "plus_one", "player": 0, "strike": [{"space": 3, "seat": 1}], "effects": True},
+        players,
+    ) == ("Ana: plus one strike [{space: 3, seat: 1}], effects yes")
+
+
+def test_plot_scales_round_up_to_a_nice_number() -> None:
+    whole = [nice_scale(v, integral=True) for v in (0, 1, 3, 4, 7, 11, 26, 180)]
+    assert whole == [(0, 0), (1, 1), (3, 1), (4, 1), (8, 2), (15, 5), (30, 10), (200, 50)]
+    assert nice_scale(0.3) == (pytest.approx(0.3), pytest.approx(0.1))
+    assert nice_scale(9.5) == (10, 2.5)
+    plot = bar_plot([("a", 2), ("b", 4)], x_title="x", y_title="y", summary="s")
+    heights = [bar["height"] for bar in plot["bars"]]
+    assert heights[1] == 2 * heights[0]
+    assert [tick["value"] for tick in plot["ticks"]] == ["0", "1", "2", "3", "4"]
+
+
+def test_a_finished_game_shows_its_result(client: FlaskClient) -> None:
+    game = create(client, players=["Ana", "Ben"])
+    play_to_the_end(client, game, seed=2)
+    record = client.get(f"/games/{game['id']}").json
+    page = client.get(f"/games/{game['id']}/view").get_data(as_text=True)
+    assert "Result:" in page and "The game is over" in page
+    winners = [record["players"][seat] for seat in record["result"]["winners"]]
+    assert all(name in page.split('id="result"')[1].split("</p>")[0] for name in winners)
