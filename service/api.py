@@ -218,11 +218,12 @@ class Events(MethodView):
     @games.response(200, EventListSchema)
     @_errors(400, 404, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
-        """The stored events in order, each with seq, type, its fields, at and hash."""
+        """The stored events in order, each with seq, type, its fields, at, hash, and void (true
+        when a retraction voided it)."""
         record = service().get(game_id)
-        events = service().events(record, query["first"], query["limit"])
+        events = service().events_json(record, query["first"], query["limit"])
         return json_response(
-            {"events": [event.as_json() for event in events], "version": record.version},
+            {"events": events, "version": record.version},
             headers=etag(record.version),
         )
 

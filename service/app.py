@@ -95,7 +95,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def events_description() -> str:
     """The events of every registered game, from each game's own ``event_fields``."""
-    lines = ["Tabletape records tabletop games move by move. The events of each game:"]
+    lines = [
+        'Tabletape records tabletop games move by move. Every game takes `{"type": "retract"}`,'
+        " which voids the latest move still standing (the record stays append-only; a finished"
+        " game is final). The events of each game:"
+    ]
     for name in domain.game_names():
         lines += ["", f"### {name}", "", "| type | field | what it holds |", "| --- | --- | --- |"]
         for kind, fields in domain.get_game(name).event_fields.items():

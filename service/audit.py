@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import get_game
+from domain.corrections import Fold
 from domain.errors import TabletapeError
 from service.store import GameRecord, StoredEvent, canonical_json, chain_hash, header_hash
 
@@ -20,7 +21,9 @@ class Audit:
     version: int
     head_hash: str
     problems: list[str] = field(default_factory=list)
-    # The state after each event that replayed: ``states[i]`` follows event i + 1.
+    # The moves left standing once retractions are folded, and the state after each of them:
+    # what the statistics count (``states[i]`` follows ``standing[i]``).
+    standing: list[dict[str, Any]] = field(default_factory=list)
     states: list[Any] = field(default_factory=list)
     result: dict[str, Any] | None = None
 
@@ -52,16 +55,19 @@ def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> A
     except TabletapeError as error:
         audit.problems.append(f"the header cannot start a game: {error.message}")
         return audit
+    folded = Fold(game, state)
     for seq, body in enumerate(bodies, start=1):
         try:
-            state = game.apply(state, body)
+            # One event at a time, so that the first bad one is named.
+            folded.add(body)
         except TabletapeError as error:
             audit.problems.append(f"event {seq} ({body.get('type')!r}) is illegal: {error.message}")
             break
-        audit.states.append(state)
         audit.version = seq
         audit.head_hash = chain_hash(audit.head_hash, canonical_json(body))
-    audit.result = game.result(state)
+    audit.standing = [dict(move) for move in folded.moves]
+    audit.states = folded.states[1:]
+    audit.result = game.result(folded.state)
     return audit
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from domain import get_game
+from domain.corrections import fold, is_retract, voided
 from domain.errors import GameFinishedError, InvalidOptionsError, TabletapeError
 from domain.game import Event, Game
 from service.archive import Archive, events_of
@@ -235,7 +236,10 @@ class GameService:
             try:
                 if game.result(snapshot.state) is not None:
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
-                state = game.apply(snapshot.state, event)
+                if is_retract(event):
+                    state = self._retracted(game, record, event)
+                else:
+                    state = game.apply(snapshot.state, event)
             except TabletapeError:
                 if trusted:
                     trusted = False
@@ -251,7 +255,7 @@ class GameService:
                 "seq": seq,
                 "version": seq,
                 "event": stored.as_json(),
-                "state": game.view(state, full=True),
+                "state": self._view(game, state, seq, full=True),
             }
             outcome = self.store.append(
                 game_id,
@@ -322,15 +326,33 @@ class GameService:
         else:
             version, state = 0, self._initial_state(game, record)
         if version < target:
-            for stored in self._events(record, version + 1, target):
-                state = game.apply(state, stored.body)
+            later = [stored.body for stored in self._events(record, version + 1, target)]
+            if any(is_retract(body) for body in later):
+                # A retraction reaches back before the snapshot: fold the record from the start.
+                bodies = [stored.body for stored in self._events(record, 1, target)]
+                state = fold(game, self._initial_state(game, record), bodies).state
+            else:
+                for body in later:
+                    state = game.apply(state, body)
             if target == record.version:
                 self.cache.put(Snapshot(record, state))
         return state
 
     def view(self, record: GameRecord, at: int | None, *, full: bool) -> dict[str, Any]:
         game = get_game(record.game)
-        return game.view(self.state(record, at), full=full)
+        version = record.version if at is None else at
+        return self._view(game, self.state(record, at), version, full=full)
+
+    @staticmethod
+    def _view(game: Game[Any], state: Any, version: int, *, full: bool) -> dict[str, Any]:
+        # A game counts the moves it folded; the record's version counts every event, retractions
+        # and voided moves included, and that is the version a client sends back in If-Match.
+        return {**game.view(state, full=full), "version": version}
+
+    def _retracted(self, game: Game[Any], record: GameRecord, retract: Event) -> Any:
+        """The state once ``retract`` voids the latest standing move of ``record``."""
+        bodies = [stored.body for stored in self._events(record, 1, record.version)]
+        return fold(game, self._initial_state(game, record), [*bodies, retract]).state
 
     def legal_moves(self, record: GameRecord) -> list[dict[str, Any]]:
         game = get_game(record.game)
@@ -338,6 +360,14 @@ class GameService:
 
     def events(self, record: GameRecord, first: int, limit: int) -> list[StoredEvent]:
         return self._events(record, first, first + limit - 1)
+
+    def events_json(self, record: GameRecord, first: int, limit: int) -> list[dict[str, Any]]:
+        """Stored events as the API lists them, each marked ``void`` when a retraction voided it
+        (a later retraction may void an earlier page's event, so the whole record is read)."""
+        every = self._events(record)
+        void = voided([stored.body for stored in every])
+        page = range(first - 1, min(first - 1 + limit, len(every)))
+        return [{**every[i].as_json(), "void": void[i]} for i in page]
 
     def _events(
         self, record: GameRecord, first: int = 1, last: int | None = None

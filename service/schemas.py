@@ -94,6 +94,7 @@ class StoredEventSchema(EventSchema):
     seq = fields.Integer()
     at = fields.String()
     hash = fields.String()
+    void = fields.Boolean(metadata={"description": "GET /events: a retraction voided this move"})
 
 
 class AppendedSchema(Schema):

@@ -55,8 +55,9 @@ def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> s
     if archive.read(game_id) != document:
         store.mark_archive_problem(game_id, "the archive file did not read back as written")
         return "problem"
-    # The audit's replay gives the states the statistics read: the game is replayed once.
-    stats.count_game(store.redis, store.prefix, record, [e.body for e in events], audit.states)
+    # The audit's replay gives the moves left standing and their states, which the statistics
+    # read (voided moves and retractions are not counted): the game is replayed once.
+    stats.count_game(store.redis, store.prefix, record, audit.standing, audit.states)
     store.mark_archived(game_id, trim=trim)
     return "archived"
 

@@ -36,6 +36,7 @@ from typing import Any
 import redis
 
 from domain import get_game
+from domain.corrections import standing_moves
 from domain.errors import TabletapeError
 from domain.game import Game
 from service.archive import Archive, events_of, read_document
@@ -383,7 +384,8 @@ def _figures_of_file(path: Path, document: dict[str, Any] | None = None) -> Game
         if document is None:
             document = read_document(path)
         record = _record_of(document)
-        bodies = [event.body for event in events_of(document)]
+        # Only the moves left standing count, as when the archive job counted the game.
+        bodies = standing_moves([event.body for event in events_of(document)])
         return figures_of(record, bodies, replay_states(record.header, bodies))
     # ValueError: a file that is not gzip'd JSON; OSError: one that cannot be read.
     except (TabletapeError, StatsError, KeyError, TypeError, ValueError, OSError) as error:

@@ -99,7 +99,11 @@ class Follower(threading.Thread):
 
 def events_with_version(client: FlaskClient, game: dict[str, Any]) -> list[dict[str, Any]]:
     events = client.get(f"/games/{game['id']}/events").json["events"]
-    return [{**event, "version": event["seq"]} for event in events]
+    # A stream sends a move as it is stored; whether a later retraction voids it comes later.
+    return [
+        {**{k: v for k, v in event.items() if k != "void"}, "version": event["seq"]}
+        for event in events
+    ]
 
 
 # Following a game live ----------------------------------------------------------------------------

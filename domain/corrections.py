@@ -1,0 +1,93 @@
+"""Corrections: a ``retract`` event voids the latest move still standing, for every game.
+
+The record stays append-only: the retraction is an event of its own and the voided move stays
+stored. The state is the fold of the moves left standing, so a seeded game replays its draws as if
+a voided move had never been made. No game module knows about retractions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+from domain.errors import GameFinishedError, IllegalMoveError, InvalidEventError
+from domain.game import Game
+
+S = TypeVar("S")
+
+RETRACT = "retract"
+
+
+def is_retract(event: Mapping[str, Any]) -> bool:
+    return event.get("type") == RETRACT
+
+
+def check_retract(event: Mapping[str, Any], standing: int) -> None:
+    """A retraction is ``{"type": "retract"}`` alone, and needs a move still standing."""
+    extra = sorted(name for name in event if name != "type")
+    if extra:
+        raise InvalidEventError(
+            f"a retract event has no other fields: {', '.join(extra)}",
+            {name: "unknown field" for name in extra},
+        )
+    if standing == 0:
+        raise IllegalMoveError(
+            "there is no move left to retract: a retraction never goes past the first move"
+        )
+
+
+def voided(events: Sequence[Mapping[str, Any]]) -> list[bool]:
+    """For each event, whether a later retraction voids it (retractions themselves stand)."""
+    void = [False] * len(events)
+    standing: list[int] = []
+    for position, event in enumerate(events):
+        if is_retract(event):
+            if standing:
+                void[standing.pop()] = True
+        else:
+            standing.append(position)
+    return void
+
+
+def standing_moves(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The moves left standing, in order: what the game's state folds."""
+    void = voided(events)
+    return [e for e, is_void in zip(events, void, strict=True) if not is_void and not is_retract(e)]
+
+
+class Fold(Generic[S]):
+    """The moves left standing and the state after each, kept as events come one at a time.
+
+    A retraction pops the state its move made: the state before it is a value that already holds
+    the generator's position, so nothing is replayed and seeded draws come out as if the voided
+    move had never been made.
+    """
+
+    def __init__(self, game: Game[S], start: S) -> None:
+        self.game = game
+        self.moves: list[Mapping[str, Any]] = []
+        # ``states[i + 1]`` follows ``moves[i]``; ``states[0]`` is the start.
+        self.states: list[S] = [start]
+
+    @property
+    def state(self) -> S:
+        return self.states[-1]
+
+    def add(self, event: Mapping[str, Any]) -> None:
+        if not is_retract(event):
+            self.states.append(self.game.apply(self.state, event))
+            self.moves.append(event)
+            return
+        if self.game.result(self.state) is not None:
+            raise GameFinishedError("a finished game is final: its moves cannot be retracted")
+        check_retract(event, len(self.moves))
+        self.moves.pop()
+        self.states.pop()
+
+
+def fold(game: Game[S], start: S, events: Iterable[Mapping[str, Any]]) -> Fold[S]:
+    """Fold ``events`` (moves and retractions) from ``start``."""
+    folded = Fold(game, start)
+    for event in events:
+        folded.add(event)
+    return folded
