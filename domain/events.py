@@ -6,10 +6,23 @@ that exists but is not in hand is the game's business (IllegalMoveError, a 422).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from domain.errors import InvalidEventError
+
+
+def event_type(event: Any, game: str, types: Sequence[str]) -> str:
+    """The type of an event of ``game``, one of ``types``; InvalidEventError for anything else."""
+    if not isinstance(event, Mapping):
+        raise InvalidEventError("an event must be a JSON object", {"event": "an object"})
+    kind = event.get("type")
+    if kind not in types:
+        raise InvalidEventError(
+            f"unknown event type {kind!r}; {game}'s events are {', '.join(types)}",
+            {"type": f"one of {', '.join(types)}"},
+        )
+    return str(kind)
 
 
 def check_fields(

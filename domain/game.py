@@ -26,7 +26,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
-from domain.errors import UnknownGameError
+from domain.errors import InvalidOptionsError, UnknownGameError
+from domain.events import is_int
 
 S = TypeVar("S")
 Event = Mapping[str, Any]
@@ -61,6 +62,15 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def result(self, state: S) -> dict[str, Any] | None: ...
 
+    def check_players(self, players: int) -> None:
+        """A player count this game is played by, or InvalidOptionsError."""
+        if not is_int(players) or not self.min_players <= players <= self.max_players:
+            raise InvalidOptionsError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
+                f" not {players!r}",
+                {"players": f"{self.min_players} to {self.max_players} players"},
+            )
+
     def replay(
         self, players: int, seed: int, options: Mapping[str, Any], events: Iterable[Event]
     ) -> S:
@@ -83,6 +93,20 @@ class Game(ABC, Generic[S]):
         return {
             f"{name}_per_game": value / games if games else 0.0 for name, value in counters.items()
         }
+
+
+def check_seed(seed: Any) -> None:
+    """The contract's seeds are unsigned 64-bit integers."""
+    if not is_int(seed) or not 0 <= seed < 2**64:
+        raise InvalidOptionsError(
+            f"the seed must be an integer from 0 to 2**64 - 1, got {seed!r}",
+            {"seed": "an integer 0..2**64-1"},
+        )
+
+
+def check_options_object(raw: Any) -> None:
+    if not isinstance(raw, Mapping):
+        raise InvalidOptionsError("options must be a JSON object", {"options": "an object"})
 
 
 _REGISTRY: dict[str, Game[Any]] = {}

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from domain.errors import InvalidEventError
-from domain.events import check_fields, list_field, seat_field, value_field
+from domain.events import check_fields, event_type, list_field, seat_field, value_field
 from domain.mada.catalog import DOUBLE_LEMUR, HAND_LIMIT, Card
 from domain.mada.state import MadaState
 
@@ -84,14 +84,7 @@ _A_CARD = "a card of this game's catalog: a Cactus value, 'lemur', 'double_lemur
 
 
 def parse_event(state: MadaState, event: Any) -> Move:
-    if not isinstance(event, Mapping):
-        raise InvalidEventError("an event must be a JSON object", {"event": "an object"})
-    kind = event.get("type")
-    if kind not in EVENT_TYPES:
-        raise InvalidEventError(
-            f"unknown event type {kind!r}; Mada's events are {', '.join(EVENT_TYPES)}",
-            {"type": f"one of {', '.join(EVENT_TYPES)}"},
-        )
+    kind = event_type(event, "Mada", EVENT_TYPES)
     players = state.players
     if kind == Deal.type:
         if not state.observed:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from domain.errors import InvalidEventError
-from domain.events import check_fields, is_int, list_field, seat_field, value_field
+from domain.events import check_fields, event_type, is_int, list_field, seat_field, value_field
 from domain.madcala.catalog import EFFECTS
 from domain.madcala.state import COMMONER_PRICE, SEATS, SPACES, MadcalaState
 
@@ -107,14 +107,7 @@ _CARD_CHOICES: Final = (REFRESH, STRIKE, STRIKE_CARD, DRAWN)
 
 
 def parse_event(state: MadcalaState, event: Any) -> Move:
-    if not isinstance(event, Mapping):
-        raise InvalidEventError("an event must be a JSON object", {"event": "an object"})
-    kind = event.get("type")
-    if kind not in EVENT_TYPES:
-        raise InvalidEventError(
-            f"unknown event type {kind!r}; Madcala's events are {', '.join(EVENT_TYPES)}",
-            {"type": f"one of {', '.join(EVENT_TYPES)}"},
-        )
+    kind = event_type(event, "Madcala", EVENT_TYPES)
     if kind == MoveShards.type:
         check_fields(event, ("player", "space"), ("order", "last_doubler", *_MOVE_CHOICES))
         player = seat_field(event, "player", SEATS)

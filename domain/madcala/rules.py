@@ -16,7 +16,7 @@ from typing import Any, Final
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
 from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
 from domain.events import is_int
-from domain.game import Event, Game, register
+from domain.game import Event, Game, check_options_object, check_seed, register
 from domain.madcala import stats
 from domain.madcala.catalog import (
     DEFAULT,
@@ -354,9 +354,8 @@ class Madcala(Game[MadcalaState]):
     }
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
-        self._check_players(players)
-        if not isinstance(raw, Mapping):
-            raise InvalidOptionsError("options must be a JSON object", {"options": "an object"})
+        self.check_players(players)
+        check_options_object(raw)
         unknown = [str(name) for name in raw if name not in OPTION_NAMES]
         if unknown:
             raise InvalidOptionsError(
@@ -428,11 +427,7 @@ class Madcala(Game[MadcalaState]):
         # Options are normalized again (cheap and idempotent): no game starts from options that
         # were never checked.
         checked = self.options(options, players)
-        if not is_int(seed) or not 0 <= seed < 2**64:
-            raise InvalidOptionsError(
-                f"the seed must be an integer from 0 to 2**64 - 1, got {seed!r}",
-                {"seed": "an integer 0..2**64-1"},
-            )
+        check_seed(seed)
         catalog = Catalog.from_json(checked["catalog"]) if "catalog" in checked else DEFAULT
         first, second = (catalog.guests[catalog.guest_index[g]] for g in checked["guests"])
         return setup(
@@ -471,12 +466,6 @@ class Madcala(Game[MadcalaState]):
 
     def stats_summary(self, counters: Mapping[str, int], games: int) -> dict[str, float]:
         return stats.stats_summary(counters, games)
-
-    def _check_players(self, players: int) -> None:
-        if not is_int(players) or players != SEATS:
-            raise InvalidOptionsError(
-                f"madcala is a duel: 2 players, not {players!r}", {"players": "2 players"}
-            )
 
 
 MADCALA: Final = register(Madcala())

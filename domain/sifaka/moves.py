@@ -12,7 +12,7 @@ from itertools import pairwise
 from typing import Any, ClassVar, Final
 
 from domain.errors import InvalidEventError
-from domain.events import check_fields, is_int, list_field, seat_field, value_field
+from domain.events import check_fields, event_type, is_int, list_field, seat_field, value_field
 from domain.sifaka.catalog import MAX_COUNTER_VALUE, MAX_PALMS
 from domain.sifaka.geometry import ROTATIONS
 from domain.sifaka.state import SifakaState
@@ -58,14 +58,7 @@ _A_CARD: Final = "the id of a card of this game's catalog"
 
 
 def parse_event(state: SifakaState, event: Any) -> Action:
-    if not isinstance(event, Mapping):
-        raise InvalidEventError("an event must be a JSON object", {"event": "an object"})
-    kind = event.get("type")
-    if kind not in EVENT_TYPES:
-        raise InvalidEventError(
-            f"unknown event type {kind!r}; Sifaka's events are {', '.join(EVENT_TYPES)}",
-            {"type": f"one of {', '.join(EVENT_TYPES)}"},
-        )
+    kind = event_type(event, "Sifaka", EVENT_TYPES)
     players = state.players
     if kind == Deal.type:
         if not state.observed:

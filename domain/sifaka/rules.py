@@ -19,7 +19,7 @@ from domain.errors import (
     InvalidOptionsError,
 )
 from domain.events import is_int
-from domain.game import Event, Game, register
+from domain.game import Event, Game, check_options_object, check_seed, register
 from domain.rng import SplitMix64
 from domain.sifaka import stats
 from domain.sifaka.catalog import (
@@ -358,9 +358,8 @@ class Sifaka(Game[SifakaState]):
     }
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
-        self._check_players(players)
-        if not isinstance(raw, Mapping):
-            raise InvalidOptionsError("options must be a JSON object", {"options": "an object"})
+        self.check_players(players)
+        check_options_object(raw)
         unknown = [str(name) for name in raw if name not in OPTION_NAMES]
         if unknown:
             raise InvalidOptionsError(
@@ -405,11 +404,7 @@ class Sifaka(Game[SifakaState]):
         # Options are normalized again (cheap and idempotent) so that no caller can start a game
         # from options that were never checked.
         checked = self.options(options, players)
-        if not is_int(seed) or not 0 <= seed < 2**64:
-            raise InvalidOptionsError(
-                f"the seed must be an integer from 0 to 2**64 - 1, got {seed!r}",
-                {"seed": "an integer 0..2**64-1"},
-            )
+        check_seed(seed)
         catalog = Catalog.from_json(checked["catalog"]) if "catalog" in checked else DEFAULT
         return setup(
             players, seed, checked["first_player"], checked["chance"], checked["facing"], catalog
@@ -441,14 +436,6 @@ class Sifaka(Game[SifakaState]):
 
     def stats_summary(self, counters: Mapping[str, int], games: int) -> dict[str, float]:
         return stats.stats_summary(counters, games)
-
-    def _check_players(self, players: int) -> None:
-        if not is_int(players) or not self.min_players <= players <= self.max_players:
-            raise InvalidOptionsError(
-                f"sifaka is played by {self.min_players} to {self.max_players} players,"
-                f" not {players!r}",
-                {"players": f"{self.min_players} to {self.max_players} players"},
-            )
 
 
 SIFAKA: Final = register(Sifaka())
