@@ -1,4 +1,5 @@
-"""HTML pages for people: the recent games, a game's replay viewer and a game's statistics.
+"""HTML pages for people: the recent games, a game's replay viewer, its recorder (with the
+new-game form) and a game's statistics.
 
 A plain Flask blueprint (pages are not API: they are left out of the OpenAPI document). The
 viewer's shell is rendered here (the header, the players, the move list); the board is drawn in
@@ -21,6 +22,7 @@ from flask import Blueprint, Response, current_app, render_template, request
 
 from domain import game_names, get_game
 from domain.errors import UnknownGameError
+from domain.madcala.catalog import DEFAULT_CATALOG, SPACE_EFFECTS
 from service.errors import NotFoundError
 from service.games import GameService
 from service.store import GameRecord
@@ -268,6 +270,58 @@ _CARD_INFO: dict[str, Callable[[Any], dict[str, Any]]] = {
     "madcala": _madcala_cards,
     "sifaka": _sifaka_cards,
 }
+
+
+# Recording at the table -------------------------------------------------------------------------
+@pages.route("/new")
+def new_game() -> str:
+    """The new-game form: every game and option of the contract; new.js posts it to /games."""
+    return render_template("new.html", games=new_game_choices())
+
+
+def new_game_choices() -> list[dict[str, Any]]:
+    """What the form offers per game: its seats and the choices of its enumerated options."""
+    choices = []
+    for name in game_names():
+        rules = get_game(name)
+        entry: dict[str, Any] = {
+            "name": name,
+            "min_players": rules.min_players,
+            "max_players": rules.max_players,
+        }
+        if name == "madcala":
+            entry["guests"] = [(guest["id"], guest["name"]) for guest in DEFAULT_CATALOG["guests"]]
+            entry["layout"] = list(SPACE_EFFECTS)
+        choices.append(entry)
+    return choices
+
+
+@pages.route("/games/<game_id>/record")
+def recorder(game_id: str) -> str:
+    """The recorder: the board as the viewer draws it, the legal moves as buttons (record.js)."""
+    record = service().get(game_id)
+    events = listed_events(record)
+    data = {
+        "id": record.id,
+        "game": record.game,
+        "players": record.players,
+        "colours": seat_colours(record),
+        "version": record.version,
+        "status": record.status,
+        "result": record.result,
+        "chance": (record.options or {}).get("chance", "seeded"),
+        "moves": [describe(event, record.players) for event in events],
+        "types": [event.get("type") for event in events],
+        "void": [bool(event.get("void")) for event in events],
+        "cards": card_info(record),
+    }
+    return render_template(
+        "record.html",
+        record=record,
+        colours=data["colours"],
+        data=data,
+        has_renderer=record.game in RENDERERS,
+    )
 
 
 # Statistics ------------------------------------------------------------------------------------

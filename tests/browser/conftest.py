@@ -22,6 +22,12 @@ from tests.conftest import make_app
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "console_error(text, ...): console errors containing text are expected"
+    )
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     # Keep each phase's report on the test, for the page fixture to see whether the test failed.
@@ -71,12 +77,17 @@ def page(
     context.set_default_timeout(10_000)
     opened = context.new_page()
     problems: list[str] = []
+    # A test that makes a request fail on purpose says which console error that logs.
+    marker = request.node.get_closest_marker("console_error")
+    allowed = tuple(marker.args) if marker else ()
     opened.on("pageerror", lambda error: problems.append(f"page error: {error}"))
     opened.on(
         "console",
         lambda message: (
             problems.append(f"console {message.type}: {message.text}")
-            if message.type == "error" and not _expected_console_error(message)
+            if message.type == "error"
+            and not _expected_console_error(message)
+            and not any(text in message.text for text in allowed)
             else None
         ),
     )

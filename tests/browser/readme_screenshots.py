@@ -1,4 +1,5 @@
-"""The README's screenshots of the pages: docs/viewer-*.png and docs/stats-mada.png.
+"""The README's screenshots of the pages: docs/viewer-*.png, docs/recorder-phone.png and
+docs/stats-mada.png.
 
     python -m tests.browser.readme_screenshots [--out docs]
 
@@ -81,6 +82,12 @@ def shoot(client: redis.Redis, folder: Path, out: Path, executable: str) -> None
             phone.goto(f"{live.url}/games/{game['id']}/view#token={game['token']}")
             phone.wait_for_selector("svg#board[data-at]")
             phone.screenshot(path=str(out / "viewer-phone.png"))
+            # The recorder on a phone: an observed game of Mada, dealt, a few moves in.
+            table = create(http, players=["Ana", "Ben"], seed=8, options={"chance": "observed"})
+            play(http, table, moves=6, seed=2)
+            phone.goto(f"{live.url}/games/{table['id']}/record#token={table['token']}")
+            phone.wait_for_selector('#recorder[data-ready="true"][data-busy="false"]')
+            phone.screenshot(path=str(out / "recorder-phone.png"), full_page=True)
             browser.close()
     finally:
         keys = list(client.scan_iter(match=f"{prefix}*", count=1000))

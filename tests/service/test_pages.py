@@ -150,3 +150,39 @@ def test_a_finished_game_shows_its_result(client: FlaskClient) -> None:
     assert "Result:" in page and "The game is over" in page
     winners = [record["players"][seat] for seat in record["result"]["winners"]]
     assert all(name in page.split('id="result"')[1].split("</p>")[0] for name in winners)
+
+
+def test_the_new_game_page_offers_every_game_and_option(client: FlaskClient) -> None:
+    response = client.get("/new")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    page = response.get_data(as_text=True)
+    for name in game_names():
+        assert f'name="game" value="{name}"' in page
+    for field in ("seed", "first_player", "health", "catalog", "guest-0", "layout-4", "facing-3"):
+        assert f'id="{field}"' in page, field
+    assert 'value="observed" checked' in page
+    assert "/assets/new.js" in page and "<script>" not in page and "style=" not in page
+
+
+def test_the_recorder_page_of_a_game(client: FlaskClient) -> None:
+    game = create(client, game="sifaka", players=["Ana", "Ben"], seed=3,
+                  options={"chance": "observed"})  # fmt: skip
+    assert append(client, game, legal(client, game)[0]).status_code == 201
+    response = client.get(f"/games/{game['id']}/record")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert response.headers["Referrer-Policy"] == "same-origin"
+    page = response.get_data(as_text=True)
+    for script in ("viewer.js", "viewer-sifaka.js", "record.js"):
+        assert f"/assets/{script}" in page
+    assert "<script>" not in page and "style=" not in page
+    data = page.split('id="record-data">')[1].split("</script>")[0]
+    assert '"chance": "observed"' in data and '"version": 1' in data
+    assert game["token"] not in page
+
+
+def test_the_recorder_of_an_unknown_game_is_a_404_page(client: FlaskClient) -> None:
+    response = client.get("/games/nope/record")
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY

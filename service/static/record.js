@@ -1,0 +1,659 @@
+/* The recorder (templates/record.html): the game as the viewer draws it (viewer-<game>.js), and
+ * below it the moves GET /games/{id}/legal lists now, as buttons grouped by type. No rule is
+ * written here: every button is a body /legal gave. In observed mode the moves that differ only by
+ * what chance brought (a card drawn, the cards dealt, a counter) are one button that opens a
+ * picker offering only the values /legal lists, so only what can still be unseen.
+ *
+ * A tap appends with "Authorization: Bearer <token>", "If-Match: <version>" and an
+ * Idempotency-Key made for that tap; a network failure, a timeout or a 429/502/503/504 retries the
+ * same request with the same key, so a lost answer never appends twice. A 409 version_conflict
+ * (a co-recorder was first) refreshes the page and says so. Undo appends {"type": "retract"}.
+ *
+ * The token comes only from the fragment (#token=...), which the browser never sends; it goes out
+ * only in the Authorization header. Moves recorded elsewhere arrive over the event stream.
+ */
+"use strict";
+
+(function () {
+  const T = window.Tabletape;
+
+  // The fields that name what chance brought, per game and event type ("*": every type).
+  const CHANCE_FIELDS = {
+    mada: { deal: ["cards"], draw: ["card"], try_luck: ["card"] },
+    madcala: { "*": ["drawn"] },
+    sifaka: { deal: ["card"], move: ["draw", "counter"] },
+  };
+  const RETRIES = 6;
+  const TIMEOUT_MS = 10000;
+  const RECENT = 12;
+
+  function tokenFromFragment() {
+    const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+    return fragment.get("token") || null;
+  }
+
+  function newKey() {
+    if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  function shown(value) {
+    if (value === null || value === undefined) return "none";
+    if (Array.isArray(value)) return value.map(shown).join(", ") || "none";
+    if (typeof value === "object") return JSON.stringify(value);
+    return T.humanize(value);
+  }
+
+  function element(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name === "text") node.textContent = value;
+      else node.setAttribute(name, value === true ? "" : String(value));
+    }
+    node.append(...children);
+    return node;
+  }
+
+  function start() {
+    const dataNode = document.getElementById("record-data");
+    if (!dataNode) return;
+    const data = JSON.parse(dataNode.textContent);
+    const root = document.getElementById("recorder");
+    const board = document.getElementById("board");
+    const legalBox = document.getElementById("legal");
+    const statusLine = document.getElementById("record-status");
+    const errorLine = document.getElementById("record-error");
+    const undo = document.getElementById("undo");
+    const versionText = document.getElementById("version");
+    const recent = document.getElementById("recent");
+    const liveNote = document.getElementById("live");
+    const picker = {
+      box: document.getElementById("picker"),
+      title: document.getElementById("picker-title"),
+      chosen: document.getElementById("picker-chosen"),
+      options: document.getElementById("picker-options"),
+      back: document.getElementById("picker-back"),
+      cancel: document.getElementById("picker-cancel"),
+      group: null,
+      steps: [],
+      opener: null,
+    };
+
+    const view = {
+      id: data.id,
+      game: data.game,
+      players: data.players,
+      colours: data.colours,
+      cards: data.cards || {},
+      status: data.status,
+      version: data.version,
+      moves: data.moves.slice(),
+      types: data.types.slice(),
+      void: data.void.slice(),
+      token: tokenFromFragment(),
+      legal: [],
+      busy: false,
+    };
+    const base = `/games/${encodeURIComponent(view.id)}`;
+    const chanceFields = CHANCE_FIELDS[view.game] || {};
+
+    function authHeaders() {
+      return view.token ? { Authorization: `Bearer ${view.token}` } : {};
+    }
+
+    async function errorOf(response) {
+      try {
+        const body = await response.json();
+        if (body && body.error) return body.error;
+      } catch (ignored) {
+        /* not the API's error body */
+      }
+      return { code: "http", message: `the service answered ${response.status} ${response.statusText}`, details: {} };
+    }
+
+    async function getJSON(path) {
+      const response = await fetch(path, { headers: authHeaders(), cache: "no-store" });
+      if (!response.ok) throw new Error((await errorOf(response)).message);
+      return { body: await response.json(), etag: response.headers.get("ETag") };
+    }
+
+    function say(message) {
+      statusLine.textContent = message;
+    }
+
+    function showError(message) {
+      errorLine.textContent = message;
+      errorLine.hidden = !message;
+    }
+
+    // The record: which moves stand, the latest ones -------------------------------------------
+
+    function standing() {
+      const stack = [];
+      const voided = view.types.map(() => false);
+      view.types.forEach((type, index) => {
+        if (type !== "retract") stack.push(index);
+        else if (stack.length) voided[stack.pop()] = true;
+      });
+      view.void = voided;
+      return stack;
+    }
+
+    function showRecent() {
+      const first = Math.max(0, view.moves.length - RECENT);
+      recent.replaceChildren();
+      for (let index = first; index < view.moves.length; index += 1) {
+        const item = element("li", { "data-at": index + 1, "data-type": view.types[index], class: view.void[index] ? "void" : null });
+        const line = element("span", { class: "text", text: view.moves[index] });
+        item.append(element("span", { class: "seq", text: String(index + 1) }), " ", line);
+        if (view.void[index]) item.append(" ", element("span", { class: "voided", text: "(voided)" }));
+        recent.append(item);
+      }
+      if (!view.moves.length) recent.append(element("li", { class: "empty", text: "No move yet." }));
+    }
+
+    /** Add stored events (from an append, the stream or GET /events); true if any was new. */
+    function addEvents(events) {
+      let added = false;
+      for (const event of events) {
+        if (event.seq <= view.types.length) continue;
+        if (event.seq !== view.types.length + 1) {
+          catchUp();
+          break;
+        }
+        view.moves.push(T.describe(event, view.players));
+        view.types.push(event.type);
+        added = true;
+      }
+      if (added) {
+        standing();
+        showRecent();
+      }
+      return added;
+    }
+
+    let catching = null;
+    function catchUp() {
+      if (catching) return catching;
+      catching = (async () => {
+        try {
+          for (;;) {
+            const { body } = await getJSON(`${base}/events?from=${view.types.length + 1}&limit=1000`);
+            addEvents(body.events);
+            if (body.events.length < 1000) break;
+          }
+        } catch (error) {
+          console.warn("could not fetch the moves:", error);
+        } finally {
+          catching = null;
+        }
+      })();
+      return catching;
+    }
+
+    // Drawing ---------------------------------------------------------------------------------
+
+    function draw(state) {
+      board.replaceChildren();
+      let drawn = { title: `${view.game}: the game now`, description: "" };
+      const renderer = T.renderers[view.game];
+      if (renderer) {
+        try {
+          drawn = renderer.draw(board, state, {
+            players: view.players,
+            colours: view.colours,
+            cards: view.cards,
+            at: state.version,
+            version: state.version,
+            status: state.status,
+            narrow: board.parentElement.clientWidth < 560,
+            svg: T.svg,
+            text: T.text,
+          }) || drawn;
+        } catch (error) {
+          board.replaceChildren(T.text(20, 40, `Cannot draw this state: ${error.message}`, { class: "label" }));
+          console.error(error);
+        }
+      }
+      board.prepend(T.svg("title", { id: "board-title" }, drawn.title), T.svg("desc", { id: "board-desc" }, drawn.description));
+      board.dataset.version = String(state.version);
+      board.dataset.full = String(Object.prototype.hasOwnProperty.call(state, "hands"));
+    }
+
+    // The moves now ---------------------------------------------------------------------------
+
+    function fieldsOf(move) {
+      return chanceFields[move.type] || chanceFields["*"] || [];
+    }
+
+    /** The move without what chance brought: the moves with the same one are one button. */
+    function baseOf(move) {
+      const fields = fieldsOf(move);
+      const rest = {};
+      for (const [name, value] of Object.entries(move)) if (!fields.includes(name)) rest[name] = value;
+      return rest;
+    }
+
+    function groupMoves(moves) {
+      const byType = new Map();
+      for (const move of moves) {
+        if (!byType.has(move.type)) byType.set(move.type, new Map());
+        const groups = byType.get(move.type);
+        const key = JSON.stringify(baseOf(move));
+        if (!groups.has(key)) groups.set(key, { base: baseOf(move), moves: [] });
+        groups.get(key).moves.push(move);
+      }
+      return byType;
+    }
+
+    function setBusy(busy) {
+      view.busy = busy;
+      root.dataset.busy = String(busy);
+      legalBox.setAttribute("aria-busy", String(busy));
+      for (const button of legalBox.querySelectorAll("button")) button.disabled = busy || !view.token;
+      for (const button of picker.box.querySelectorAll("button")) button.disabled = busy;
+      updateUndo();
+    }
+
+    function updateUndo() {
+      undo.disabled = view.busy || !view.token || view.status !== "active" || standing().length === 0;
+    }
+
+    function showLegal(moves) {
+      view.legal = moves;
+      closePicker(false);
+      legalBox.replaceChildren();
+      if (view.status !== "active") {
+        legalBox.append(element("p", { class: "note", text: "The game is over: nothing more to record." }));
+      } else if (!moves.length) {
+        legalBox.append(element("p", { class: "note", text: "No move is legal now." }));
+      }
+      for (const [type, groups] of groupMoves(moves)) {
+        const section = element("section", { class: "move-group", "data-type": type });
+        const heading = element("h3", { text: T.humanize(type) });
+        const buttons = element("div", { class: "move-buttons" });
+        for (const group of groups.values()) {
+          const label = T.describe(group.base, view.players);
+          let button;
+          if (group.moves.length === 1) {
+            button = element("button", { type: "button", class: "move", "data-move": JSON.stringify(group.moves[0]) },
+              T.describe(group.moves[0], view.players));
+            button.addEventListener("click", () => record(group.moves[0]));
+          } else {
+            button = element("button", { type: "button", class: "move pick", "aria-haspopup": "dialog", "data-group": JSON.stringify(group.base) },
+              `${label} …`);
+            button.addEventListener("click", () => openPicker(group, button));
+          }
+          button.disabled = view.busy || !view.token;
+          buttons.append(button);
+        }
+        section.append(heading, buttons);
+        legalBox.append(section);
+      }
+      updateUndo();
+    }
+
+    // The picker: one chance field at a time; a list (cards dealt) one card at a time ----------
+
+    function listOf(move, field) {
+      const value = move[field];
+      return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+    }
+
+    function containsAll(list, wanted) {
+      const left = list.map((item) => JSON.stringify(item));
+      for (const item of wanted) {
+        const at = left.indexOf(JSON.stringify(item));
+        if (at < 0) return false;
+        left.splice(at, 1);
+      }
+      return true;
+    }
+
+    /** Where the picker stands: the candidates left, the field asked, the choices offered. */
+    function pickerStep() {
+      let candidates = picker.group.moves;
+      const fields = [...new Set(candidates.flatMap((move) => fieldsOf(move)))];
+      const chosen = [];
+      for (const field of fields) {
+        const isList = candidates.some((move) => Array.isArray(move[field]));
+        const picks = picker.steps.filter((step) => step.field === field).map((step) => step.value);
+        if (isList) {
+          candidates = candidates.filter((move) => containsAll(listOf(move, field), picks));
+          if (picks.length) chosen.push(`${T.humanize(field)}: ${picks.map(shown).join(", ")}`);
+          const exact = candidates.filter((move) => listOf(move, field).length === picks.length);
+          const longer = candidates.filter((move) => listOf(move, field).length > picks.length);
+          if (!longer.length) continue;
+          const values = new Map();
+          for (const move of longer) {
+            const rest = listOf(move, field).slice();
+            for (const pick of picks) rest.splice(rest.findIndex((item) => JSON.stringify(item) === JSON.stringify(pick)), 1);
+            for (const item of rest) values.set(JSON.stringify(item), item);
+          }
+          const size = Math.max(...longer.map((move) => listOf(move, field).length));
+          return { field, isList, candidates, chosen, exact, values: [...values.values()], question: `${T.humanize(field)}: ${picks.length + 1} of ${size}` };
+        }
+        if (picks.length) {
+          candidates = candidates.filter((move) => JSON.stringify(move[field] ?? null) === JSON.stringify(picks[0]));
+          chosen.push(`${T.humanize(field)}: ${shown(picks[0])}`);
+          continue;
+        }
+        const values = new Map();
+        for (const move of candidates) values.set(JSON.stringify(move[field] ?? null), move[field] ?? null);
+        if (values.size <= 1) continue;
+        return { field, isList, candidates, chosen, exact: [], values: [...values.values()], question: T.humanize(field) };
+      }
+      return { done: true, candidates, chosen };
+    }
+
+    function renderPicker() {
+      const step = pickerStep();
+      if (step.done) {
+        const [move] = step.candidates;
+        const opener = picker.opener;
+        closePicker(false);
+        if (opener) opener.focus();
+        if (move) record(move);
+        return;
+      }
+      picker.title.textContent = `${T.describe(picker.group.base, view.players)} · ${step.question}`;
+      picker.chosen.textContent = step.chosen.length ? `So far: ${step.chosen.join("; ")}` : "Pick what came up.";
+      picker.options.replaceChildren();
+      const sorted = step.values.slice().sort((a, b) => {
+        if (typeof a === "number" && typeof b === "number") return a - b;
+        return String(a).localeCompare(String(b));
+      });
+      for (const value of sorted) {
+        const button = element("button", { type: "button", class: "option", "data-field": step.field, "data-value": JSON.stringify(value) }, shown(value));
+        button.addEventListener("click", () => {
+          picker.steps.push({ field: step.field, value });
+          renderPicker();
+        });
+        picker.options.append(button);
+      }
+      if (step.exact.length) {
+        const button = element("button", { type: "button", class: "option done", "data-field": step.field, "data-value": "done" }, "No more");
+        button.addEventListener("click", () => {
+          closePicker(true);
+          record(step.exact[0]);
+        });
+        picker.options.append(button);
+      }
+      picker.back.disabled = !picker.steps.length || view.busy;
+      const first = picker.options.querySelector("button");
+      if (first) first.focus();
+    }
+
+    function openPicker(group, opener) {
+      picker.group = group;
+      picker.steps = [];
+      picker.opener = opener;
+      picker.box.hidden = false;
+      root.dataset.picking = "true";
+      renderPicker();
+      picker.box.scrollIntoView({ block: "nearest" });
+    }
+
+    function closePicker(refocus) {
+      const opener = picker.opener;
+      picker.box.hidden = true;
+      picker.group = null;
+      picker.steps = [];
+      picker.opener = null;
+      root.dataset.picking = "false";
+      if (refocus && opener && opener.isConnected) opener.focus();
+    }
+
+    picker.back.addEventListener("click", () => {
+      picker.steps.pop();
+      renderPicker();
+    });
+    picker.cancel.addEventListener("click", () => closePicker(true));
+    picker.box.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        closePicker(true);
+      }
+    });
+
+    // Loading the game now --------------------------------------------------------------------
+
+    let loading = 0;
+    /** The state and the legal moves at one version (asked again if a move came in between). */
+    async function refresh() {
+      const ticket = ++loading;
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        try {
+          const [state, legal] = await Promise.all([getJSON(`${base}/state`), getJSON(`${base}/legal`)]);
+          if (ticket !== loading) return;
+          const legalVersion = Number(String(legal.etag || "").replace(/\D/g, ""));
+          if (legal.etag && legalVersion !== state.body.version) continue;
+          if (state.body.version > view.types.length) await catchUp();
+          if (ticket !== loading) return;
+          apply(state.body, legal.body.moves);
+          return;
+        } catch (error) {
+          if (ticket !== loading) return;
+          showError(`Could not load the game: ${error.message}`);
+          await sleep(1000);
+        }
+      }
+    }
+
+    function apply(state, moves) {
+      view.version = state.version;
+      view.status = state.status;
+      versionText.textContent = String(state.version);
+      root.dataset.version = String(state.version);
+      draw(state);
+      showLegal(moves);
+      if (!view.token) say("This link has no recorder's token (#token=…): the moves are shown, not recorded.");
+      else if (!Object.prototype.hasOwnProperty.call(state, "hands") && view.status === "active") {
+        say("This link's token is not this game's: moves cannot be recorded.");
+      } else if (view.status !== "active") say("The game is over.");
+      else if (!statusLine.dataset.keep) say(`Version ${state.version}: tap the move that was made.`);
+      delete statusLine.dataset.keep;
+      root.dataset.ready = "true";
+      if (view.status !== "active") finish();
+    }
+
+    // Recording -------------------------------------------------------------------------------
+
+    async function post(body, key, expected) {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), TIMEOUT_MS);
+      try {
+        return await fetch(`${base}/events`, {
+          method: "POST",
+          headers: {
+            ...authHeaders(),
+            "Content-Type": "application/json",
+            "If-Match": String(expected),
+            "Idempotency-Key": key,
+          },
+          body: JSON.stringify(body),
+          cache: "no-store",
+          signal: controller.signal,
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+
+    /** Append one move (one tap): one key, reused by every retry of this tap. */
+    async function record(body, what) {
+      if (view.busy || !view.token) return;
+      const words = what || T.describe(body, view.players);
+      showError("");
+      setBusy(true);
+      const key = newKey();
+      const expected = view.version;
+      say(`Recording ${words}…`);
+      try {
+        for (let attempt = 1; ; attempt += 1) {
+          let response = null;
+          try {
+            response = await post(body, key, expected);
+          } catch (error) {
+            response = null;
+          }
+          if (response && response.status === 201) {
+            const answer = await response.json();
+            addEvents([{ ...answer.event, seq: answer.seq }]);
+            statusLine.dataset.keep = "true";
+            say(`Recorded: ${words} (version ${answer.version}).`);
+            view.version = answer.version;
+            await refresh();
+            return;
+          }
+          const transient = !response || [429, 502, 503, 504].includes(response.status);
+          if (transient && attempt < RETRIES) {
+            say(`No answer from the service yet; trying again (${attempt} of ${RETRIES - 1}). The move is recorded once, however many tries.`);
+            await sleep(Math.min(400 * 2 ** (attempt - 1), 4000));
+            continue;
+          }
+          if (!response) {
+            showError("The service cannot be reached. The move may not have been recorded: the page shows the game as the service last had it. Try again when the connection is back.");
+          } else {
+            const error = await errorOf(response);
+            if (error.code === "version_conflict") {
+              const now = error.details && error.details.current_version;
+              showError(`Not recorded: another move was recorded first (the game is now at version ${now}). The page now shows it; tap again if your move is still to be made.`);
+            } else {
+              showError(`Not recorded: ${error.message}`);
+            }
+          }
+          statusLine.dataset.keep = "true";
+          say(`Not recorded: ${words}.`);
+          await refresh();
+          return;
+        }
+      } finally {
+        setBusy(false);
+      }
+    }
+
+    undo.addEventListener("click", () => {
+      const stack = standing();
+      if (!stack.length) return;
+      record({ type: "retract" }, `undo of “${view.moves[stack[stack.length - 1]]}”`);
+    });
+
+    // Sharing ---------------------------------------------------------------------------------
+
+    const shareLink = document.getElementById("share-link");
+    const shareNote = document.getElementById("share-note");
+    shareLink.value = window.location.href;
+    shareLink.addEventListener("focus", () => shareLink.select());
+    document.getElementById("share-copy").addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(window.location.href);
+        shareNote.textContent = "Link copied.";
+      } catch (error) {
+        shareLink.focus();
+        shareLink.select();
+        shareNote.textContent = "Copy the selected link (the clipboard is not available here).";
+      }
+    });
+
+    // Following moves recorded elsewhere ------------------------------------------------------
+
+    let source = null;
+    let pollTimer = null;
+    let finished = false;
+
+    function setLive(mode) {
+      liveNote.hidden = !mode;
+      liveNote.dataset.mode = mode || "off";
+    }
+
+    async function finish() {
+      if (finished) return;
+      finished = true;
+      if (source) source.close();
+      if (pollTimer) clearInterval(pollTimer);
+      source = null;
+      setLive(null);
+      try {
+        const { body: game } = await getJSON(base);
+        const badge = document.getElementById("game-status");
+        badge.textContent = game.status;
+        badge.className = `badge status-${game.status}`;
+        if (game.result) {
+          const result = document.getElementById("result");
+          const names = game.result.winners.map((seat) => view.players[seat]);
+          const scores = game.result.scores.map((score, seat) => `${view.players[seat]} ${score}`);
+          result.textContent = `Result: ${game.result.draw ? "a draw" : `won by ${names.join(" and ")}`}; scores ${scores.join(", ")}.`;
+          result.hidden = false;
+        }
+        root.dataset.finished = "true";
+      } catch (error) {
+        console.warn("could not read the finished game:", error);
+      }
+    }
+
+    function moveArrived() {
+      if (view.busy) return; // the tap's own refresh follows
+      refresh();
+    }
+
+    function poll() {
+      if (pollTimer || view.status !== "active") return;
+      setLive("polling");
+      pollTimer = setInterval(async () => {
+        try {
+          const { body: game } = await getJSON(base);
+          if (game.version > view.version && !view.busy) refresh();
+        } catch (error) {
+          console.warn("polling the game failed:", error);
+        }
+      }, 2000);
+    }
+
+    function follow() {
+      if (view.status !== "active") return;
+      if (!("EventSource" in window)) return poll();
+      let failures = 0;
+      source = new EventSource(`${base}/stream?from=${view.version + 1}`);
+      setLive("stream");
+      source.addEventListener("open", () => {
+        failures = 0;
+      });
+      source.addEventListener("move", (message) => {
+        failures = 0;
+        try {
+          const event = JSON.parse(message.data);
+          if (addEvents([event]) || event.seq > view.version) moveArrived();
+        } catch (error) {
+          moveArrived();
+        }
+      });
+      source.addEventListener("end", () => {
+        if (!view.busy) refresh();
+      });
+      source.addEventListener("error", () => {
+        failures += 1;
+        if (source && (source.readyState === EventSource.CLOSED || failures >= 3)) {
+          source.close();
+          source = null;
+          poll();
+        }
+      });
+    }
+
+    standing();
+    showRecent();
+    setBusy(false);
+    refresh();
+    follow();
+    T.recorder = { view, refresh, record };
+  }
+
+  if (document.readyState === "complete") start();
+  else document.addEventListener("DOMContentLoaded", start);
+})();
