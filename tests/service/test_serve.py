@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 
 def free_port() -> int:
@@ -19,17 +20,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def request(url: str, body: dict[str, object] | None = None) -> tuple[int, dict[str, object]]:
+def request(url: str, body: object = None, token: str | None = None) -> tuple[int, dict[str, Any]]:
     data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, data=data, headers=headers)
     with urllib.request.urlopen(req, timeout=5) as response:
         return response.status, json.loads(response.read())
 
 
-def test_serve_runs_gunicorn_on_an_embedded_redis_and_stops_it(tmp_path: Path) -> None:
+def test_serve_runs_gunicorn_on_an_embedded_redis_that_a_worker_joins(tmp_path: Path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "TABLETAPE_REDIS_URL")}
     env["TABLETAPE_DATA_DIR"] = str(tmp_path)
+    # The test records a game faster than any person: the rate limit is tested on its own.
+    env["TABLETAPE_RATE_LIMIT"] = ""
     server = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1"],
         env=env,
@@ -52,6 +58,20 @@ def test_serve_runs_gunicorn_on_an_embedded_redis_and_stops_it(tmp_path: Path) -
         status, game = request(f"{base}/games", {"game": "mada", "players": ["Ana", "Ben"]})
         assert status == 201 and game["status"] == "active"
         assert (tmp_path / "redis.sock").exists()
+
+        # Record the game to its end, then archive it with `tabletape worker`, which finds the
+        # embedded Redis that `serve` started in the same data folder (no REDIS_URL either).
+        url = f"{base}/games/{game['id']}"
+        while moves := request(f"{url}/legal")[1]["moves"]:
+            assert request(f"{url}/events", moves[-1], token=game["token"])[0] == 201
+        assert request(url)[1]["status"] == "finished"
+        worker = subprocess.run(
+            [sys.executable, "-m", "service.cli", "worker", "--burst"],
+            env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert worker.returncode == 0, worker.stderr
+        assert request(url)[1]["status"] == "archived"
+        assert list((tmp_path / "archive").glob(f"*/{game['id']}.json.gz"))
     finally:
         server.send_signal(signal.SIGTERM)
         output, _ = server.communicate(timeout=30)
