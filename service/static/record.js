@@ -27,10 +27,6 @@
   const TIMEOUT_MS = 10000;
   const RECENT = 12;
 
-  function tokenFromFragment() {
-    const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ""));
-    return fragment.get("token") || null;
-  }
 
   function newKey() {
     if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
@@ -95,7 +91,7 @@
       moves: data.moves.slice(),
       types: data.types.slice(),
       void: data.void.slice(),
-      token: tokenFromFragment(),
+      token: T.tokenFromFragment(),
       legal: [],
       busy: false,
     };
@@ -563,8 +559,7 @@
 
     // Following moves recorded elsewhere ------------------------------------------------------
 
-    let source = null;
-    let pollTimer = null;
+    let stopFollowing = () => {};
     let finished = false;
 
     function setLive(mode) {
@@ -575,10 +570,7 @@
     async function finish() {
       if (finished) return;
       finished = true;
-      if (source) source.close();
-      if (pollTimer) clearInterval(pollTimer);
-      source = null;
-      setLive(null);
+      stopFollowing();
       try {
         const { body: game } = await getJSON(base);
         const badge = document.getElementById("game-status");
@@ -602,47 +594,28 @@
       refresh();
     }
 
-    function poll() {
-      if (pollTimer || view.status !== "active") return;
-      setLive("polling");
-      pollTimer = setInterval(async () => {
-        try {
-          const { body: game } = await getJSON(base);
-          if (game.version > view.version && !view.busy) refresh();
-        } catch (error) {
-          console.warn("polling the game failed:", error);
-        }
-      }, 2000);
-    }
-
     function follow() {
       if (view.status !== "active") return;
-      if (!("EventSource" in window)) return poll();
-      let failures = 0;
-      source = new EventSource(`${base}/stream?from=${view.version + 1}`);
-      setLive("stream");
-      source.addEventListener("open", () => {
-        failures = 0;
-      });
-      source.addEventListener("move", (message) => {
-        failures = 0;
-        try {
-          const event = JSON.parse(message.data);
-          if (addEvents([event]) || event.seq > view.version) moveArrived();
-        } catch (error) {
-          moveArrived();
-        }
-      });
-      source.addEventListener("end", () => {
-        if (!view.busy) refresh();
-      });
-      source.addEventListener("error", () => {
-        failures += 1;
-        if (source && (source.readyState === EventSource.CLOSED || failures >= 3)) {
-          source.close();
-          source = null;
-          poll();
-        }
+      stopFollowing = T.followGame(base, view.version + 1, {
+        setLive,
+        onMove: (event) => {
+          try {
+            if (!event || addEvents([event]) || event.seq > view.version) moveArrived();
+          } catch (error) {
+            moveArrived();
+          }
+        },
+        onEnd: () => {
+          if (!view.busy) refresh();
+        },
+        onPoll: async () => {
+          try {
+            const { body: game } = await getJSON(base);
+            if (game.version > view.version && !view.busy) refresh();
+          } catch (error) {
+            console.warn("polling the game failed:", error);
+          }
+        },
       });
     }
 

@@ -103,10 +103,69 @@
 
   // The viewer ------------------------------------------------------------------------------------
 
+  /** The recorder's token: only ever in the URL's fragment, which the browser never sends. */
   function tokenFromFragment() {
     const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ""));
     return fragment.get("token") || null;
   }
+
+  /** Follow a game being recorded: its event stream from move `fromSeq`, or, where no stream is to
+   * be had (no EventSource, a 404, three failed connections in a row), a poll every 2 seconds.
+   * hooks: onMove(event, or null for a message that is not one), onOpen(), onEnd(), onPoll(), and
+   * setLive("stream" | "polling" | null). Returns the function that stops following. */
+  function followGame(base, fromSeq, hooks) {
+    let source = null;
+    let pollTimer = null;
+    let failures = 0;
+    function poll() {
+      if (pollTimer) return;
+      hooks.setLive("polling");
+      pollTimer = setInterval(hooks.onPoll, 2000);
+    }
+    function stop() {
+      if (source) source.close();
+      if (pollTimer) clearInterval(pollTimer);
+      source = null;
+      pollTimer = null;
+      hooks.setLive(null);
+    }
+    if (!("EventSource" in window)) {
+      poll();
+      return stop;
+    }
+    // On a reconnection, the browser's Last-Event-ID says where the stream stopped.
+    source = new EventSource(`${base}/stream?from=${fromSeq}`);
+    hooks.setLive("stream");
+    source.addEventListener("open", () => {
+      failures = 0;
+      if (hooks.onOpen) hooks.onOpen();
+    });
+    source.addEventListener("move", (message) => {
+      failures = 0;
+      let event = null;
+      try {
+        event = JSON.parse(message.data);
+      } catch (error) {
+        console.warn("a stream message that is not an event:", error);
+      }
+      hooks.onMove(event);
+    });
+    source.addEventListener("end", () => hooks.onEnd());
+    source.addEventListener("error", () => {
+      failures += 1;
+      // Closed: no stream here (a 404, or not an event stream). Retrying over and over: the
+      // stream is not to be had now. Either way, polling takes over.
+      if (source && (source.readyState === EventSource.CLOSED || failures >= 3)) {
+        source.close();
+        source = null;
+        poll();
+      }
+    });
+    return stop;
+  }
+
+  Tabletape.tokenFromFragment = tokenFromFragment;
+  Tabletape.followGame = followGame;
 
   function start() {
     const dataNode = document.getElementById("viewer-data");
@@ -311,8 +370,7 @@
 
     // Following a game being recorded ----------------------------------------------------------
     let catching = null;
-    let pollTimer = null;
-    let source = null;
+    let stopFollowing = () => {};
 
     /** Which moves are void: a retraction voids the latest move still standing (the rule of
      * domain/corrections.py, which depends on the types of the events alone). */
@@ -421,11 +479,7 @@
 
     /** The game is over: every state may now be shown whole, so the cache starts again. */
     async function finish() {
-      if (source) source.close();
-      if (pollTimer) clearInterval(pollTimer);
-      source = null;
-      pollTimer = null;
-      setLive(null);
+      stopFollowing();
       try {
         await catchUp();
         const game = await getJSON(base);
@@ -439,50 +493,22 @@
       }
     }
 
-    function poll() {
-      if (pollTimer || view.status !== "active") return;
-      setLive("polling");
-      pollTimer = setInterval(async () => {
-        try {
-          const game = await getJSON(base);
-          if (game.version > view.version) await catchUp();
-          if (game.status !== "active") finish();
-        } catch (error) {
-          console.warn("polling the game failed:", error);
-        }
-      }, 2000);
-    }
-
     function follow() {
       if (view.status !== "active") return;
-      if (!("EventSource" in window)) return poll();
-      let failures = 0;
-      // From the first move not yet shown; on a reconnection, Last-Event-ID says where it stopped.
-      source = new EventSource(`${base}/stream?from=${view.version + 1}`);
-      setLive("stream");
-      source.addEventListener("open", () => {
-        failures = 0;
-        catchUp(); // whatever was recorded between the page and the stream
-      });
-      source.addEventListener("move", (message) => {
-        failures = 0;
-        try {
-          addEvents([JSON.parse(message.data)]);
-        } catch (error) {
-          console.warn("a stream message that is not an event:", error);
-          catchUp();
-        }
-      });
-      source.addEventListener("end", () => finish());
-      source.addEventListener("error", () => {
-        failures += 1;
-        // Closed: no stream here (a 404, or not an event stream). Retrying over and over: the
-        // stream is not to be had now. Either way, polling takes over.
-        if (source && (source.readyState === EventSource.CLOSED || failures >= 3)) {
-          source.close();
-          source = null;
-          poll();
-        }
+      stopFollowing = followGame(base, view.version + 1, {
+        setLive,
+        onOpen: () => catchUp(), // whatever was recorded between the page and the stream
+        onMove: (event) => (event ? addEvents([event]) : catchUp()),
+        onEnd: () => finish(),
+        onPoll: async () => {
+          try {
+            const game = await getJSON(base);
+            if (game.version > view.version) await catchUp();
+            if (game.status !== "active") finish();
+          } catch (error) {
+            console.warn("polling the game failed:", error);
+          }
+        },
       });
     }
 
