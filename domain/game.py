@@ -71,6 +71,11 @@ class Game(ABC, Generic[S]):
                 {"players": f"{self.min_players} to {self.max_players} players"},
             )
 
+    def start(self, header: Mapping[str, Any]) -> S:
+        """The state before the first event of a record, from its header's players, seed and
+        options."""
+        return self.new_game(len(header["players"]), header["seed"], header["options"])
+
     def replay(
         self, players: int, seed: int, options: Mapping[str, Any], events: Iterable[Event]
     ) -> S:

@@ -51,7 +51,7 @@ def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> A
                 f" {game.rules_version!r} only"
             )
             return audit
-        state = game.new_game(len(header["players"]), header["seed"], header["options"])
+        state = game.start(header)
     except TabletapeError as error:
         audit.problems.append(f"the header cannot start a game: {error.message}")
         return audit

@@ -200,7 +200,7 @@ def replay(game_id: str) -> None:
         click.echo(f"options {_compact(record.options)}")
     width = max(len(name) for name in names)
     seq_width = len(str(record.version))
-    state: Any = game.new_game(len(names), record.seed, record.options)
+    state: Any = game.start(record.header)
     before: dict[str, Any] | None = game.view(state, full=True)
     for event in events:
         body = event.body

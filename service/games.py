@@ -324,13 +324,13 @@ class GameService:
         if cached is not None and cached.record.version <= target:
             version, state = cached.record.version, cached.state
         else:
-            version, state = 0, self._initial_state(game, record)
+            version, state = 0, game.start(record.header)
         if version < target:
             later = [stored.body for stored in self._events(record, version + 1, target)]
             if any(is_retract(body) for body in later):
                 # A retraction reaches back before the snapshot: fold the record from the start.
                 bodies = [stored.body for stored in self._events(record, 1, target)]
-                state = fold(game, self._initial_state(game, record), bodies).state
+                state = fold(game, game.start(record.header), bodies).state
             else:
                 for body in later:
                     state = game.apply(state, body)
@@ -352,7 +352,7 @@ class GameService:
     def _retracted(self, game: Game[Any], record: GameRecord, retract: Event) -> Any:
         """The state once ``retract`` voids the latest standing move of ``record``."""
         bodies = [stored.body for stored in self._events(record, 1, record.version)]
-        return fold(game, self._initial_state(game, record), [*bodies, retract]).state
+        return fold(game, game.start(record.header), [*bodies, retract]).state
 
     def legal_moves(self, record: GameRecord) -> list[dict[str, Any]]:
         game = get_game(record.game)
@@ -427,10 +427,6 @@ class GameService:
         if audit.result is not None:
             self._finished(record.id)
         return record, token
-
-    @staticmethod
-    def _initial_state(game: Game[Any], record: GameRecord) -> Any:
-        return game.new_game(len(record.players), record.seed, record.options)
 
 
 def _replay_idempotent(prior: str, body_digest: str, key: str) -> AppendResult:

@@ -232,7 +232,7 @@ def card_info(record: GameRecord) -> dict[str, Any]:
     describe_cards = _CARD_INFO.get(record.game)
     if describe_cards is None:
         return {}
-    state = get_game(record.game).new_game(len(record.players), record.seed, record.options)
+    state = get_game(record.game).start(record.header)
     return describe_cards(state.catalog)
 
 

@@ -36,10 +36,9 @@ from typing import Any
 import redis
 
 from domain import get_game
-from domain.corrections import standing_moves
 from domain.errors import TabletapeError
-from domain.game import Game
 from service.archive import Archive, events_of, read_document
+from service.audit import Audit, replay_record
 from service.store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -82,19 +81,15 @@ class GameFigures:
 
 
 def replay_states(header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]]) -> list[Any]:
-    """The state after each event: ``states[i]`` follows ``bodies[i]``."""
-    game = get_game(header["game"])
-    if header["rules_version"] != game.rules_version:
-        raise StatsError(
-            f"recorded under rules {header['rules_version']!r}; this service replays"
-            f" {game.rules_version!r} only"
-        )
-    state = game.new_game(len(header["players"]), header["seed"], header["options"])
-    states = []
-    for body in bodies:
-        state = game.apply(state, body)
-        states.append(state)
-    return states
+    """The state after each move: ``states[i]`` follows ``bodies[i]`` (the audit's replay)."""
+    return _replayed(header, bodies).states
+
+
+def _replayed(header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]]) -> Audit:
+    audit = replay_record(dict(header), [dict(body) for body in bodies])
+    if not audit.ok:
+        raise StatsError(audit.problems[0])
+    return audit
 
 
 def figures_of(
@@ -103,7 +98,7 @@ def figures_of(
     """What one finished game adds: read from its replay (``states``), never from the stored
     result, so that the figures are a function of the header and the events alone."""
     game = get_game(record.game)
-    final = states[-1] if states else _initial_state(game, record)
+    final = states[-1] if states else game.start(record.header)
     result = game.result(final)
     if result is None:
         raise StatsError(f"game {record.id} is not finished: only finished games are counted")
@@ -138,10 +133,6 @@ def figures_of(
         play.wins += int(seat in winners)
         play.score += score
     return GameFigures(record.id, record.game, totals, histogram, plays)
-
-
-def _initial_state(game: Game[Any], record: GameRecord) -> Any:
-    return game.new_game(len(record.players), record.seed, record.options)
 
 
 def _checked_score(game_id: str, score: Any) -> Number:
@@ -385,8 +376,8 @@ def _figures_of_file(path: Path, document: dict[str, Any] | None = None) -> Game
             document = read_document(path)
         record = _record_of(document)
         # Only the moves left standing count, as when the archive job counted the game.
-        bodies = standing_moves([event.body for event in events_of(document)])
-        return figures_of(record, bodies, replay_states(record.header, bodies))
+        replayed = _replayed(record.header, [event.body for event in events_of(document)])
+        return figures_of(record, replayed.standing, replayed.states)
     # ValueError: a file that is not gzip'd JSON; OSError: one that cannot be read.
     except (TabletapeError, StatsError, KeyError, TypeError, ValueError, OSError) as error:
         message = error.message if isinstance(error, TabletapeError) else str(error)
