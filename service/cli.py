@@ -182,6 +182,7 @@ def replay(game_id: str) -> None:
       result: Ana wins; scores Ana 21, Ben 18, Caro 16
     """
     from domain import get_game
+    from domain.corrections import Fold, voided
     from domain.errors import TabletapeError
 
     services = _services()
@@ -200,21 +201,25 @@ def replay(game_id: str) -> None:
         click.echo(f"options {_compact(record.options)}")
     width = max(len(name) for name in names)
     seq_width = len(str(record.version))
-    state: Any = game.start(record.header)
-    before: dict[str, Any] | None = game.view(state, full=True)
-    for event in events:
+    # Retractions are folded as the service folds them; voided moves are marked.
+    folded = Fold(game, game.start(record.header))
+    void = voided([event.body for event in events])
+    before: dict[str, Any] | None = game.view(folded.state, full=True)
+    for event, is_void in zip(events, void, strict=True):
         body = event.body
         seat = body.get("player", before.get("current_player") if before else None)
         line = f"{event.seq:>{seq_width}}  {_name(names, seat):<{width}}  {_move(body)}"
+        if is_void:
+            line += " (voided)"
         if before is not None:
             try:
-                state = game.apply(state, body)
+                folded.add(body)
             except TabletapeError as error:
                 click.echo(line)
                 click.echo(f"the rules refuse move {event.seq}: {error.message}", err=True)
                 before = None
                 continue
-            after = game.view(state, full=True)
+            after = game.view(folded.state, full=True)
             changes = _changes(before, after, names)
             if changes:
                 line = f"{line:<{seq_width + width + 40}}  {' | '.join(changes)}"

@@ -127,3 +127,22 @@ def test_each_command_has_a_help_page(command: tuple[str, ...]) -> None:
     assert result.output.startswith(f"Usage: tabletape {' '.join(command)} ")
     description = result.output.split("\n\n")[1].strip()
     assert len(description) > 20, f"`tabletape {' '.join(command)} --help` explains nothing"
+
+
+def test_replay_folds_retractions_and_marks_the_voided_moves(
+    env: dict[str, str], app: Flask
+) -> None:
+    client = app.test_client()
+    game = client.post("/games", json={"game": "mada", "players": ["Ana", "Ben"], "seed": 4}).json
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    url = f"/games/{game['id']}"
+    for body in (client.get(f"{url}/legal").json["moves"][0], {"type": "retract"}):
+        assert client.post(f"{url}/events", json=body, headers=headers).status_code == 201
+    assert client.post(f"{url}/events", json=client.get(f"{url}/legal").json["moves"][0],
+                       headers=headers).status_code == 201  # fmt: skip
+    shown = run_cli(env, "replay", game["id"])
+    assert shown.returncode == 0, shown.stderr
+    assert "refuse" not in shown.stderr
+    moves = [line for line in shown.stdout.splitlines() if re.match(r"\s*\d+  ", line)]
+    assert len(moves) == 3
+    assert "(voided)" in moves[0] and "retract" in moves[1] and "(voided)" not in moves[2]
