@@ -40,7 +40,7 @@ _STAGES: list[tuple[str, int, str, str]] = [
     ("_current: the record from Redis (no snapshot)", 2, "service.games.GameService", "_current"),
     ("store.get: HGETALL header + decode", 3, "service.store.EventStore", "get"),
     ("state: rebuilt from the stream", 3, "service.games.GameService", "state"),
-    ("authorize: sha256 of the token", 2, "service.games.GameService", "authorize"),
+    ("viewer: sha256 of the token", 2, "service.games.GameService", "viewer"),
     ("Mada.apply: check + evolve", 2, "domain.mada.rules.Mada", "apply"),
     ("canonical_json (json.dumps sort_keys)", 2, "service.games", "canonical_json"),
     ("chain_hash (sha256)", 2, "service.games", "chain_hash"),

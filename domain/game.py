@@ -9,8 +9,18 @@ The contract of a game, whatever its rules:
 - ``new_game`` builds the state before any event, from the player count, seed and those options;
 - ``apply`` validates an event against the state and returns the next state (never mutates);
 - ``legal_moves`` lists complete event bodies, each of which ``apply`` accepts;
-- ``view`` renders the state as JSON, whole or with hidden information left out;
 - ``result`` is ``{"winners": [...], "scores": [...]}`` once the game is over, else None.
+
+What a game hides from whom (``domain.viewers``): the game declares its secrets here, in its own
+module, and every read path of the service goes through these:
+- ``view(state, viewer)`` renders the state as JSON as that viewer may see it at the table;
+- ``to_act(state)`` names the seat whose decision is awaited (None once over): a seat may append
+  only then;
+- ``private_event_fields`` names, per event type, the fields only the event's ``player`` sees
+  (the cards dealt to them, the card they drew); ``event_view`` leaves them out for anyone else;
+- ``legal_for(state, viewer)``: every move for the recorder, a seat's own moves for a seat
+  (``seat_legal_moves``, which a game with observed chance overrides so that the chance
+  outcomes offered give away nothing the seat cannot see), nothing for the public.
 
 What a game adds to its statistics (optional; the defaults suit a game with nothing to add):
 - ``first_player`` names the seat that moved first, for the seat advantage;
@@ -28,6 +38,7 @@ from typing import Any, Generic, TypeVar
 
 from domain.errors import InvalidOptionsError, UnknownGameError
 from domain.events import is_int
+from domain.viewers import Viewer
 
 S = TypeVar("S")
 Event = Mapping[str, Any]
@@ -43,6 +54,9 @@ class Game(ABC, Generic[S]):
     # The game's events for the API's documentation: type -> field -> what it holds. Plain data:
     # the rules validate events themselves.
     event_fields: Mapping[str, Mapping[str, str]] = {}
+    # Event type -> the fields of such an event that only its ``player`` may see while the game
+    # is on (``event_view`` leaves them out for everyone else and lists them in ``hidden``).
+    private_event_fields: Mapping[str, tuple[str, ...]] = {}
 
     @abstractmethod
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]: ...
@@ -57,10 +71,40 @@ class Game(ABC, Generic[S]):
     def legal_moves(self, state: S) -> list[dict[str, Any]]: ...
 
     @abstractmethod
-    def view(self, state: S, *, full: bool) -> dict[str, Any]: ...
+    def view(self, state: S, viewer: Viewer) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> int | None:
+        """The seat whose decision is awaited now; None once the game is over."""
 
     @abstractmethod
     def result(self, state: S) -> dict[str, Any] | None: ...
+
+    def event_view(self, event: Event, viewer: Viewer) -> dict[str, Any]:
+        """An event as ``viewer`` may see it: the private fields of another seat's event are left
+        out and named in ``"hidden"``."""
+        private = self.private_event_fields.get(str(event.get("type")), ())
+        hidden = [name for name in private if name in event]
+        if not hidden or viewer.sees_all or viewer.is_seat(event.get("player")):
+            return dict(event)
+        shown = {name: value for name, value in event.items() if name not in hidden}
+        shown["hidden"] = hidden
+        return shown
+
+    def legal_for(self, state: S, viewer: Viewer) -> list[dict[str, Any]]:
+        """The moves ``viewer`` may append now: all for the recorder, a seat's own for a seat
+        (none unless its decision is awaited), none for the public."""
+        if viewer.sees_all:
+            return self.legal_moves(state)
+        if viewer.seat is None or self.to_act(state) != viewer.seat:
+            return []
+        return self.seat_legal_moves(state, viewer.seat)
+
+    def seat_legal_moves(self, state: S, seat: int) -> list[dict[str, Any]]:
+        """The moves of ``seat``, whose decision is awaited, as that seat may be told them. The
+        default suits a game whose moves name no outcome of chance; a game recorded in observed
+        mode overrides it so that the outcomes offered are those the seat cannot rule out."""
+        return self.legal_moves(state)
 
     def check_players(self, players: int) -> None:
         """A player count this game is played by, or InvalidOptionsError."""

@@ -15,8 +15,9 @@ from flask_smorest import Blueprint
 from marshmallow import Schema
 from webargs.flaskparser import FlaskParser
 
-from service.errors import InvalidRequestError
-from service.games import GameService
+from domain.viewers import PUBLIC, RECORDER, Viewer
+from service.errors import InvalidRequestError, UnauthorizedError
+from service.games import GameService, Tokens
 from service.jsonio import json_response
 from service.schemas import (
     AppendedSchema,
@@ -29,8 +30,8 @@ from service.schemas import (
     EventsQuerySchema,
     GameListQuerySchema,
     GameListSchema,
-    GameSchema,
     LegalMovesSchema,
+    OneGameSchema,
     RecordSchema,
     StateQuerySchema,
     StateSchema,
@@ -53,6 +54,7 @@ _ERRORS = {
     400: "invalid_request",
     429: "rate_limited",
     401: "unauthorized",
+    403: "forbidden",
     404: "not_found",
     409: "version_conflict, game_finished or idempotency_conflict",
     413: "too_large",
@@ -95,7 +97,11 @@ def _header(name: str, description: str, required: bool = False) -> dict[str, An
     }
 
 
-_TOKEN_HEADER = _header("Authorization", "Bearer <token>: the token the creation returned")
+TOKEN_HEADER = _header(
+    "Authorization",
+    "Bearer <token>: the recorder's token or a seat's (from the creation); none for the public"
+    " view. A token that is not one of the game's is a 401",
+)
 
 
 def service() -> GameService:
@@ -146,18 +152,38 @@ def event_body() -> dict[str, Any]:
     return event
 
 
-def game_json(record: GameRecord) -> dict[str, Any]:
+def reader(record: GameRecord) -> Viewer:
+    """The viewer this request's reads of ``record`` are answered for (api.md, Who sees what)."""
+    return service().reader(record, bearer_token())
+
+
+def game_json(record: GameRecord, viewer: Viewer) -> dict[str, Any]:
+    """The game resource: the seed and its salt only for a viewer who sees everything (the
+    recorder, or anyone once the game is over); the commitment to them for everyone."""
     body: dict[str, Any] = {
         "id": record.id,
-        **record.header,
+        "game": record.game,
+        "players": record.players,
+        "seed_commitment": record.seed_commitment,
+        "options": record.options,
+        "rules_version": record.rules_version,
+        "record_format": record.record_format,
         "version": record.version,
         "status": record.status,
         "created_at": record.created_at,
     }
+    if viewer.sees_all:
+        body["seed"] = record.seed
+        body["seed_salt"] = record.seed_salt
     if record.status != "active":
         body["finished_at"] = record.finished_at
         body["result"] = record.result
     return body
+
+
+def created_json(record: GameRecord, tokens: Tokens) -> dict[str, Any]:
+    """A new game as its recorder sees it, with the tokens: returned only here."""
+    return {**game_json(record, RECORDER), "token": tokens.recorder, "seat_tokens": tokens.seats}
 
 
 def etag(version: int) -> dict[str, str]:
@@ -185,7 +211,11 @@ class Games(MethodView):
         )
         return json_response(
             {
-                "games": [game_json(record) for record in found],
+                # Listing is public: a token names one game, and a list shows many.
+                "games": [
+                    game_json(record, PUBLIC if record.status == "active" else RECORDER)
+                    for record in found
+                ],
                 "next_cursor": str(next_cursor) if next_cursor is not None else None,
             }
         )
@@ -194,45 +224,55 @@ class Games(MethodView):
     @games.response(201, CreatedGameSchema)
     @_errors(400, 413, 503)
     def post(self, body: dict[str, Any]) -> Any:
-        """Create a game; the answer carries the recorder's token, returned only here."""
-        record, token = service().create(
+        """Create a game; the answer carries the recorder's token and one token per seat,
+        returned only here."""
+        record, tokens = service().create(
             body["game"], body["players"], body["seed"], body["options"]
         )
         headers = {"Location": url_for("games.Game", game_id=record.id), **etag(0)}
-        return json_response({**game_json(record), "token": token}, 201, headers)
+        return json_response(created_json(record, tokens), 201, headers)
 
 
-@games.route("/games/<game_id>")
+@games.route("/games/<game_id>", parameters=[TOKEN_HEADER])
 class Game(MethodView):
-    @games.response(200, GameSchema)
-    @_errors(404, 503)
+    @games.response(200, OneGameSchema)
+    @_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
-        """One game: its header, version, status and, once over, its result."""
+        """One game: its header, version, status and, once over, its result. The seed and its
+        salt go to the recorder only until the game is over."""
         record = service().get(game_id)
-        return json_response(game_json(record), headers=etag(record.version))
+        body = game_json(record, reader(record))
+        # Who the token makes the asker (before the game is over turns everyone into a reader
+        # of everything): a page opened from a seat's link learns its seat here.
+        asker = service().viewer(record, bearer_token())
+        body["viewer"] = {"role": asker.kind, "seat": asker.seat}
+        return json_response(body, headers=etag(record.version))
 
 
-@games.route("/games/<game_id>/events")
+# The token is documented on the route (the POST's own, required, overrides it): parameters given
+# to a view's doc would replace the query parameters that @arguments documents.
+@games.route("/games/<game_id>/events", parameters=[TOKEN_HEADER])
 class Events(MethodView):
     @games.arguments(EventsQuerySchema, location="query")
     @games.response(200, EventListSchema)
-    @_errors(400, 404, 503)
+    @_errors(400, 401, 404, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
-        """The stored events in order, each with seq, type, its fields, at, hash, and void (true
-        when a retraction voided it)."""
+        """The stored events in order, each with seq, type, its fields, at, void (true when a
+        retraction voided it) and, for the recorder or once the game is over, hash. A field
+        another seat saw alone is left out and named in ``hidden``."""
         record = service().get(game_id)
-        events = service().events_json(record, query["first"], query["limit"])
+        events = service().events_json(record, query["first"], query["limit"], reader(record))
         return json_response(
             {"events": events, "version": record.version},
             headers=etag(record.version),
         )
 
     @games.response(201, AppendedSchema)
-    @_errors(400, 401, 404, 409, 413, 422, 503)
+    @_errors(400, 401, 403, 404, 409, 413, 422, 503)
     @games.doc(
         requestBody={"required": True, "content": {"application/json": {"schema": EventSchema}}},
         parameters=[
-            {**_TOKEN_HEADER, "required": True},
+            {**TOKEN_HEADER, "required": True},
             _header("If-Match", 'append only at this version: 3 or "3"; else 409'),
             _header("Idempotency-Key", "a retry with the same key and body appends once"),
         ],
@@ -250,14 +290,15 @@ class Events(MethodView):
         return json_response(outcome.response, 201, etag(outcome.version))
 
 
-@games.route("/games/<game_id>/state", parameters=[_TOKEN_HEADER])
+@games.route("/games/<game_id>/state", parameters=[TOKEN_HEADER])
 class State(MethodView):
     @games.arguments(StateQuerySchema, location="query")
     @games.response(200, StateSchema, description="the game's state object (fields per game)")
-    @_errors(400, 404, 503)
+    @_errors(400, 401, 404, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
-        """The state after the first ``at`` events (default: all). Full with the token or once
-        the game is over; without, hidden information is left out."""
+        """The state after the first ``at`` events (default: all), as the token's holder may see
+        it: whole for the recorder (and for everyone once the game is over), a seat's view for a
+        seat's token, the public view without a token."""
         record = service().get(game_id)
         at = query["at"]
         if at is not None and at > record.version:
@@ -265,39 +306,55 @@ class State(MethodView):
                 f"at={at} is past the game's {record.version} events",
                 {"at": f"0 to {record.version}"},
             )
-        full = record.status != "active" or service().authorize(record, bearer_token())
-        view = service().view(record, at, full=full)
+        view = service().view(record, at, reader(record))
         return json_response(view, headers=etag(record.version))
 
 
-@games.route("/games/<game_id>/legal")
+@games.route("/games/<game_id>/legal", parameters=[TOKEN_HEADER])
 class Legal(MethodView):
     @games.response(200, LegalMovesSchema)
-    @_errors(404, 503)
+    @_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
-        """The moves that may be appended now, as complete event bodies."""
+        """The moves the token's holder may append now, as complete event bodies: every move
+        for the recorder, a seat's own (none unless its decision is awaited) for a seat. Needs
+        a token: the moves of the player to act would tell their hand."""
         record = service().get(game_id)
-        moves = service().legal_moves(record) if record.status == "active" else []
+        viewer = reader(record)
+        if viewer == PUBLIC:
+            raise UnauthorizedError(
+                "the legal moves need a token of the game: they would tell the player's hand"
+            )
+        moves = service().legal_moves(record, service().viewer(record, bearer_token()))
         return json_response({"moves": moves}, headers=etag(record.version))
 
 
-@games.route("/games/<game_id>/audit")
+@games.route("/games/<game_id>/audit", parameters=[TOKEN_HEADER])
 class Audit(MethodView):
     @games.response(200, AuditSchema)
-    @_errors(404, 503)
+    @_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
-        """Replay the game from its header, verify its hash chain and, if archived, its archive."""
+        """Replay the game from its header, check its seed commitment, verify its hash chain
+        and, if archived, its archive. ``head_hash`` is null for all but the recorder while
+        the game is on."""
         record = service().get(game_id)
-        return json_response(service().audit(record).as_json(), headers=etag(record.version))
+        audit = service().audit(record).as_json()
+        if not reader(record).sees_all:
+            audit["head_hash"] = None
+        return json_response(audit, headers=etag(record.version))
 
 
-@games.route("/games/<game_id>/export")
+@games.route("/games/<game_id>/export", parameters=[TOKEN_HEADER])
 class Export(MethodView):
     @games.response(200, RecordSchema)
-    @_errors(404, 503)
+    @_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
-        """The whole record as one document: the header's fields and the event bodies."""
+        """The whole record as one document: the header's fields and the event bodies. The
+        recorder's only while the game is on (it holds the seed)."""
         record = service().get(game_id)
+        if not reader(record).sees_all:
+            raise UnauthorizedError(
+                "the export of a game being played needs the recorder's token: it holds the seed"
+            )
         return json_response(service().export(record), headers=etag(record.version))
 
 
@@ -309,6 +366,6 @@ class Import(MethodView):
     def post(self, document: dict[str, Any]) -> Any:
         """Replay an exported record and create a new game from it (with a new token), or reject
         it whole, naming the first illegal event (422)."""
-        record, token = service().import_record(document)
+        record, tokens = service().import_record(document)
         headers = {"Location": url_for("games.Game", game_id=record.id), **etag(record.version)}
-        return json_response({**game_json(record), "token": token}, 201, headers)
+        return json_response(created_json(record, tokens), 201, headers)

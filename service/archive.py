@@ -26,6 +26,7 @@ def archive_document(record: GameRecord, events: list[StoredEvent]) -> dict[str,
     return {
         "id": record.id,
         **record.header,
+        "record_format": record.record_format,
         "created_at": record.created_at,
         "finished_at": record.finished_at,
         "version": record.version,

@@ -1,4 +1,5 @@
-"""Audit of a record: replay it from its header with the game's rules and recompute its hash chain.
+"""Audit of a record: replay it from its header with the game's rules, check its seed commitment
+and recompute its hash chain (``service.chain``, in the record's own format).
 
 A problem names the event it concerns, so a record changed behind the service's back (an event
 edited in Redis, a corrupted file) is pointed at, not just rejected.
@@ -13,13 +14,14 @@ from typing import Any
 from domain import get_game
 from domain.corrections import Fold
 from domain.errors import TabletapeError
-from service.store import GameRecord, StoredEvent, canonical_json, chain_hash, header_hash
+from service.chain import LEGACY_FORMAT, event_hash, header_hash, seed_commitment
+from service.store import GameRecord, StoredEvent
 
 
 @dataclass
 class Audit:
     version: int
-    head_hash: str
+    head_hash: str | None
     problems: list[str] = field(default_factory=list)
     # The moves left standing once retractions are folded, and the state after each of them:
     # what the statistics count (``states[i]`` follows ``standing[i]``).
@@ -41,8 +43,9 @@ class Audit:
 
 
 def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> Audit:
-    """Replay event bodies from a header; the first illegal event stops it and is named."""
-    audit = Audit(version=0, head_hash=header_hash(header))
+    """Replay event bodies from a header; the first illegal event stops it and is named. (The
+    bodies alone carry no hashes: ``audit_game`` checks the chain of a stored record.)"""
+    audit = Audit(version=0, head_hash=None)
     try:
         game = get_game(header["game"])
         if header["rules_version"] != game.rules_version:
@@ -64,7 +67,6 @@ def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> A
             audit.problems.append(f"event {seq} ({body.get('type')!r}) is illegal: {error.message}")
             break
         audit.version = seq
-        audit.head_hash = chain_hash(audit.head_hash, canonical_json(body))
     audit.standing = [dict(move) for move in folded.moves]
     audit.states = folded.states[1:]
     audit.result = game.result(folded.state)
@@ -74,15 +76,24 @@ def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> A
 def audit_game(
     record: GameRecord, events: list[StoredEvent], archive: dict[str, Any] | None = None
 ) -> Audit:
-    """Replay, hash chain, and agreement with the header (and the archive, when there is one)."""
+    """Replay, seed commitment, hash chain, and agreement with the header (and the archive, when
+    there is one)."""
     audit = replay_record(record.header, [event.body for event in events])
     problems = audit.problems
-    previous = header_hash(record.header)
+    legacy = record.record_format == LEGACY_FORMAT
+    if not legacy and record.seed_commitment != seed_commitment(
+        record.seed, record.seed_salt or ""
+    ):
+        problems.append("the seed and its salt do not match the seed commitment")
+    previous = header_hash(record.header, record.record_format)
     for position, event in enumerate(events, start=1):
         if event.seq != position:
             problems.append(f"event {position} is missing: the stream goes on at {event.seq}")
             break
-        if chain_hash(previous, canonical_json(event.body)) != event.hash:
+        if (
+            event_hash(previous, event.seq, event.at, event.body, record.record_format)
+            != event.hash
+        ):
             problems.append(
                 f"event {event.seq} ({event.body.get('type')!r}) does not match its hash:"
                 " it was changed after it was recorded"

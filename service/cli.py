@@ -154,11 +154,12 @@ def import_command(files: tuple[str, ...]) -> None:
             try:
                 with open(path, encoding="utf-8") as file:
                     document = RecordSchema().load(json.load(file))
-                record, token = services.games.import_record(document)
+                record, tokens = services.games.import_record(document)
             except (ValueError, ValidationError, TabletapeError) as error:
                 failures.append(f"{path}: {getattr(error, 'message', None) or error}")
                 continue
-            click.echo(f"{path}: game {record.id} (token {token})")
+            seats = ", ".join(tokens.seats)
+            click.echo(f"{path}: game {record.id} (token {tokens.recorder}; seat tokens {seats})")
     for failure in failures:
         click.echo(f"rejected {failure}", err=True)
     sys.exit(1 if failures else 0)
@@ -184,6 +185,7 @@ def replay(game_id: str) -> None:
     from domain import get_game
     from domain.corrections import Fold, voided
     from domain.errors import TabletapeError
+    from domain.viewers import RECORDER
 
     services = _services()
     try:
@@ -204,7 +206,7 @@ def replay(game_id: str) -> None:
     # Retractions are folded as the service folds them; voided moves are marked.
     folded = Fold(game, game.start(record.header))
     void = voided([event.body for event in events])
-    before: dict[str, Any] | None = game.view(folded.state, full=True)
+    before: dict[str, Any] | None = game.view(folded.state, RECORDER)
     for event, is_void in zip(events, void, strict=True):
         body = event.body
         seat = body.get("player", before.get("current_player") if before else None)
@@ -219,7 +221,7 @@ def replay(game_id: str) -> None:
                 click.echo(f"the rules refuse move {event.seq}: {error.message}", err=True)
                 before = None
                 continue
-            after = game.view(folded.state, full=True)
+            after = game.view(folded.state, RECORDER)
             changes = _changes(before, after, names)
             if changes:
                 line = f"{line:<{seq_width + width + 40}}  {' | '.join(changes)}"
@@ -353,7 +355,9 @@ def simulate(
             for _ in range(count):
                 seats = players or chooser.randint(game.min_players, game.max_players)
                 names = [*PLAYER_NAMES, *(f"P{i + 1}" for i in range(8, seats))][:seats]
-                record, token = services.games.create(game_name, names, chooser.getrandbits(64), {})
+                record, tokens = services.games.create(
+                    game_name, names, chooser.getrandbits(64), {}
+                )
                 state: Any = game.new_game(seats, record.seed, record.options)
                 moves_made = 0
                 result = None
@@ -362,7 +366,7 @@ def simulate(
                     if not moves:
                         break
                     move = chooser.choice(moves)
-                    services.games.append(record.id, token, move)
+                    services.games.append(record.id, tokens.recorder, move)
                     state = game.apply(state, move)
                     moves_made += 1
                     result = game.result(state)

@@ -33,6 +33,10 @@ class UnauthorizedError(TabletapeError):
     pass
 
 
+class ForbiddenError(TabletapeError):
+    """A seat's token used for a move that is not that seat's to make, or for a retraction."""
+
+
 class InvalidRequestError(TabletapeError):
     pass
 
@@ -68,6 +72,7 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     InvalidEventError: (400, "invalid_request"),
     UnknownGameError: (400, "invalid_request"),
     UnauthorizedError: (401, "unauthorized"),
+    ForbiddenError: (403, "forbidden"),
     NotFoundError: (404, "not_found"),
     VersionConflictError: (409, "version_conflict"),
     IdempotencyConflictError: (409, "idempotency_conflict"),
@@ -80,6 +85,7 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
 _CODE_OF_STATUS = {
     400: "invalid_request",
     401: "unauthorized",
+    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",

@@ -24,9 +24,12 @@ from domain import get_game
 from domain.corrections import fold, is_retract, voided
 from domain.errors import GameFinishedError, InvalidOptionsError, TabletapeError
 from domain.game import Event, Game
+from domain.viewers import PUBLIC, RECORDER, Viewer, seat
 from service.archive import Archive, events_of
 from service.audit import Audit, audit_game, replay_record
+from service.chain import FORMAT, canonical_json, event_hash, header_hash, new_salt, seed_commitment
 from service.errors import (
+    ForbiddenError,
     IdempotencyConflictError,
     InvalidImportError,
     NotFoundError,
@@ -34,7 +37,6 @@ from service.errors import (
     VersionConflictError,
 )
 from service.store import (
-    HEADER_FIELDS,
     Appended,
     Conflict,
     EventStore,
@@ -42,9 +44,6 @@ from service.store import (
     GameRecord,
     Replayed,
     StoredEvent,
-    canonical_json,
-    chain_hash,
-    header_hash,
 )
 
 log = logging.getLogger(__name__)
@@ -62,6 +61,14 @@ def utc_now() -> str:
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """A new game's secrets, returned once: the recorder's and one per seat, in seat order."""
+
+    recorder: str
+    seats: list[str]
 
 
 @dataclass(frozen=True)
@@ -134,7 +141,7 @@ class GameService:
         players: list[str],
         seed: int | None,
         options: dict[str, Any],
-    ) -> tuple[GameRecord, str]:
+    ) -> tuple[GameRecord, Tokens]:
         game = get_game(game_name)
         if not game.min_players <= len(players) <= game.max_players:
             raise InvalidOptionsError(
@@ -156,20 +163,34 @@ class GameService:
         }
         return self._create_record(header)
 
-    def _create_record(self, header: dict[str, Any]) -> tuple[GameRecord, str]:
-        token = secrets.token_urlsafe(24)
+    def _create_record(self, played: dict[str, Any]) -> tuple[GameRecord, Tokens]:
+        """A new record of what ``played`` says (game, players, seed, options, rules_version),
+        in the current record format: a fresh salt commits to the seed, fresh tokens guard it."""
+        salt = new_salt()
+        header = {
+            **{name: played[name] for name in ("game", "players", "seed", "options")},
+            "rules_version": played["rules_version"],
+            "seed_salt": salt,
+            "seed_commitment": seed_commitment(played["seed"], salt),
+        }
+        tokens = Tokens(
+            recorder=secrets.token_urlsafe(24),
+            seats=[secrets.token_urlsafe(24) for _ in header["players"]],
+        )
         while True:
             record = GameRecord(
                 id=secrets.token_hex(8),
                 created_at=utc_now(),
                 version=0,
                 status="active",
+                record_format=FORMAT,
                 head_hash=header_hash(header),
-                token_sha256=token_digest(token),
+                token_sha256=token_digest(tokens.recorder),
+                seat_tokens_sha256=[token_digest(token) for token in tokens.seats],
                 **header,
             )
             if self.store.create(record):
-                return record, token
+                return record, tokens
 
     def get(self, game_id: str) -> GameRecord:
         record = self.store.get(game_id)
@@ -177,8 +198,27 @@ class GameService:
             raise NotFoundError(f"no game with id {game_id!r}")
         return record
 
-    def authorize(self, record: GameRecord, token: str | None) -> bool:
-        return token is not None and hmac.compare_digest(token_digest(token), record.token_sha256)
+    @staticmethod
+    def viewer(record: GameRecord, token: str | None) -> Viewer:
+        """Who asks, from the request's Bearer token: the recorder, a seat, or (no token) the
+        public. A token that is not one of this game's is refused, whatever the request."""
+        if token is None:
+            return PUBLIC
+        digest = token_digest(token)
+        if hmac.compare_digest(digest, record.token_sha256):
+            return RECORDER
+        for index, seat_digest in enumerate(record.seat_tokens_sha256):
+            if hmac.compare_digest(digest, seat_digest):
+                return seat(index)
+        raise UnauthorizedError(
+            "this token is not one of the game's: send the recorder's or a seat's token, or none"
+        )
+
+    @classmethod
+    def reader(cls, record: GameRecord, token: str | None) -> Viewer:
+        """The viewer a read is answered for: once a game is over, everyone sees everything."""
+        viewer = cls.viewer(record, token)
+        return viewer if record.status == "active" else RECORDER
 
     def list(
         self, *, game: str, status: str, player: str, limit: int, cursor: int | None
@@ -230,12 +270,12 @@ class GameService:
                     return snapshot
             assert snapshot is not None
             record = snapshot.record
-            if not self.authorize(record, token):
-                raise UnauthorizedError("appending needs the game's token as a Bearer token")
+            viewer = self._writer(record, token)
             game = get_game(record.game)
             try:
                 if game.result(snapshot.state) is not None:
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
+                _check_seat_may_append(game, snapshot.state, viewer, event)
                 if is_retract(event):
                     state = self._retracted(game, record, event)
                 else:
@@ -248,25 +288,29 @@ class GameService:
             trusted = False
             seq = record.version + 1
             at = utc_now()
-            event_hash = chain_hash(record.head_hash, body)
+            hashed = event_hash(record.head_hash, seq, at, event, record.record_format)
             result = game.result(state)
-            stored = StoredEvent(seq=seq, body=dict(event), at=at, hash=event_hash)
+            stored = StoredEvent(seq=seq, body=dict(event), at=at, hash=hashed)
+            # The move that ends the game shows everything: the game is over.
+            reader = viewer if result is None else RECORDER
             response = {
                 "seq": seq,
                 "version": seq,
-                "event": stored.as_json(),
-                "state": self._view(game, state, seq, full=True),
+                "event": event_json(game, stored, reader),
+                "state": self._view(game, state, seq, reader),
             }
             outcome = self.store.append(
                 game_id,
                 expected_version=record.version,
                 canonical_body=body,
                 at=at,
-                hash=event_hash,
+                hash=hashed,
                 result=result,
                 idempotency_key=idempotency_key,
                 idempotency_record=(
-                    orjson.dumps({"body_sha256": body_digest, "response": response}).decode()
+                    orjson.dumps(
+                        {"body_sha256": body_digest, "viewer": str(reader), "response": response}
+                    ).decode()
                     if idempotency_key
                     else ""
                 ),
@@ -274,14 +318,16 @@ class GameService:
             match outcome:
                 case Appended():
                     status = "active" if result is None else "finished"
-                    after = replace(record, version=seq, head_hash=event_hash, status=status,
+                    after = replace(record, version=seq, head_hash=hashed, status=status,
                                     result=result)  # fmt: skip
                     self.cache.put(Snapshot(after, state))
                     if result is not None:
                         self._finished(game_id)
                     return AppendResult(response, seq, result is not None)
                 case Replayed(prior):
-                    return _replay_idempotent(prior, body_digest, idempotency_key or "")
+                    return self._replay_idempotent(
+                        game_id, prior, body_digest, idempotency_key or "", viewer
+                    )
                 case Finished():
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
                 case Conflict(current) if if_match is not None:
@@ -303,17 +349,47 @@ class GameService:
         """The game as Redis has it now, checked for everything an append must not get past;
         or the recorded answer when the idempotency key was used before."""
         record = self.get(game_id)
-        if not self.authorize(record, token):
-            raise UnauthorizedError("appending needs the game's token as a Bearer token")
+        viewer = self._writer(record, token)
         if idempotency_key:
             prior = self.store.idempotency_record(game_id, idempotency_key)
             if prior is not None:
-                return _replay_idempotent(prior, body_digest, idempotency_key)
+                return self._replay_idempotent(game_id, prior, body_digest, idempotency_key, viewer)
         if record.status != "active":
             raise GameFinishedError(f"game {game_id} is over: no move can be added")
         if if_match is not None and if_match != record.version:
             raise VersionConflictError(record.version, if_match)
         return Snapshot(record, self.state(record))
+
+    def _writer(self, record: GameRecord, token: str | None) -> Viewer:
+        viewer = self.viewer(record, token)
+        if viewer == PUBLIC:
+            raise UnauthorizedError(
+                "appending needs a token of the game (the recorder's or a seat's) as a Bearer token"
+            )
+        return viewer
+
+    def _replay_idempotent(
+        self, game_id: str, prior: str, body_digest: str, key: str, viewer: Viewer
+    ) -> AppendResult:
+        """The answer recorded for a keyed append, as this viewer may see it."""
+        stored = orjson.loads(prior)
+        if stored["body_sha256"] != body_digest:
+            raise IdempotencyConflictError(key)
+        response = stored["response"]
+        finished = response["state"].get("status") != "active"
+        if not finished and stored.get("viewer", "recorder") != str(viewer):
+            # Recorded for another viewer (the recorder retrying a seat's move, say): answer
+            # again from the record, as this viewer may see it.
+            record = self.get(game_id)
+            game = get_game(record.game)
+            seq = response["seq"]
+            moved = self._events(record, seq, seq)[0]
+            response = {
+                **response,
+                "event": event_json(game, moved, viewer),
+                "state": self.view(record, seq, viewer),
+            }
+        return AppendResult(response, response["version"], finished)
 
     # Reading --------------------------------------------------------------------------------------
     def state(self, record: GameRecord, at: int | None = None) -> Any:
@@ -338,36 +414,42 @@ class GameService:
                 self.cache.put(Snapshot(record, state))
         return state
 
-    def view(self, record: GameRecord, at: int | None, *, full: bool) -> dict[str, Any]:
+    def view(self, record: GameRecord, at: int | None, viewer: Viewer) -> dict[str, Any]:
         game = get_game(record.game)
         version = record.version if at is None else at
-        return self._view(game, self.state(record, at), version, full=full)
+        return self._view(game, self.state(record, at), version, viewer)
 
     @staticmethod
-    def _view(game: Game[Any], state: Any, version: int, *, full: bool) -> dict[str, Any]:
+    def _view(game: Game[Any], state: Any, version: int, viewer: Viewer) -> dict[str, Any]:
         # A game counts the moves it folded; the record's version counts every event, retractions
         # and voided moves included, and that is the version a client sends back in If-Match.
-        return {**game.view(state, full=full), "version": version}
+        return {**game.view(state, viewer), "version": version}
 
     def _retracted(self, game: Game[Any], record: GameRecord, retract: Event) -> Any:
         """The state once ``retract`` voids the latest standing move of ``record``."""
         bodies = [stored.body for stored in self._events(record, 1, record.version)]
         return fold(game, game.start(record.header), [*bodies, retract]).state
 
-    def legal_moves(self, record: GameRecord) -> list[dict[str, Any]]:
+    def legal_moves(self, record: GameRecord, viewer: Viewer) -> list[dict[str, Any]]:
+        if record.status != "active":
+            return []
         game = get_game(record.game)
-        return game.legal_moves(self.state(record))
+        return game.legal_for(self.state(record), viewer)
 
     def events(self, record: GameRecord, first: int, limit: int) -> list[StoredEvent]:
         return self._events(record, first, first + limit - 1)
 
-    def events_json(self, record: GameRecord, first: int, limit: int) -> list[dict[str, Any]]:
-        """Stored events as the API lists them, each marked ``void`` when a retraction voided it
-        (a later retraction may void an earlier page's event, so the whole record is read)."""
+    def events_json(
+        self, record: GameRecord, first: int, limit: int, viewer: Viewer
+    ) -> list[dict[str, Any]]:
+        """Stored events as ``viewer`` may read them, each marked ``void`` when a retraction
+        voided it (a later retraction may void an earlier page's event, so the whole record is
+        read)."""
+        game = get_game(record.game)
         every = self._events(record)
         void = voided([stored.body for stored in every])
         page = range(first - 1, min(first - 1 + limit, len(every)))
-        return [{**every[i].as_json(), "void": void[i]} for i in page]
+        return [{**event_json(game, every[i], viewer), "void": void[i]} for i in page]
 
     def _events(
         self, record: GameRecord, first: int = 1, last: int | None = None
@@ -401,11 +483,15 @@ class GameService:
         return audit
 
     def export(self, record: GameRecord) -> dict[str, Any]:
+        """The whole record (the API gives it to the recorder only while the game is on)."""
         return {**record.header, "events": [event.body for event in self._events(record)]}
 
-    def import_record(self, document: dict[str, Any]) -> tuple[GameRecord, str]:
-        """Replay an exported record and store it as a new game, or reject it whole."""
-        header = {name: document[name] for name in HEADER_FIELDS}
+    def import_record(self, document: dict[str, Any]) -> tuple[GameRecord, Tokens]:
+        """Replay an exported record and store it as a new game, or reject it whole. The new
+        game has a salt and tokens of its own, and its events are chained anew."""
+        header = {
+            name: document[name] for name in ("game", "players", "seed", "options", "rules_version")
+        }
         game = get_game(header["game"])
         players = header["players"]
         if not game.min_players <= len(players) <= game.max_players:
@@ -420,18 +506,38 @@ class GameService:
                 f"the record is rejected whole: {audit.problems[0]}",
                 {"event": audit.version + 1, "problems": audit.problems},
             )
-        record, token = self._create_record(header)
+        record, tokens = self._create_record(header)
         finished_at = utc_now() if audit.result is not None else None
         record = self.store.import_events(record, bodies, at=utc_now(), result=audit.result,
                                           finished_at=finished_at)  # fmt: skip
         if audit.result is not None:
             self._finished(record.id)
-        return record, token
+        return record, tokens
 
 
-def _replay_idempotent(prior: str, body_digest: str, key: str) -> AppendResult:
-    stored = orjson.loads(prior)
-    if stored["body_sha256"] != body_digest:
-        raise IdempotencyConflictError(key)
-    response = stored["response"]
-    return AppendResult(response, response["version"], response["state"].get("status") != "active")
+def event_json(game: Game[Any], stored: StoredEvent, viewer: Viewer) -> dict[str, Any]:
+    """A stored event as ``viewer`` may read it: the game hides what only another seat saw, and
+    the hash, which would let anyone test guesses at hidden values, goes to the recorder only."""
+    shown = {"seq": stored.seq, **game.event_view(stored.body, viewer), "at": stored.at}
+    if viewer.sees_all:
+        shown["hash"] = stored.hash
+    return shown
+
+
+def _check_seat_may_append(game: Game[Any], state: Any, viewer: Viewer, event: Event) -> None:
+    """A seat appends only its own moves, when its decision is awaited; never a retraction."""
+    if viewer.sees_all:
+        return
+    if is_retract(event):
+        raise ForbiddenError("only the recorder's token may retract a move, not a seat's")
+    awaited = game.to_act(state)
+    if awaited != viewer.seat:
+        raise ForbiddenError(
+            f"the decision awaited is seat {awaited}'s, not seat {viewer.seat}'s",
+            {"player": awaited},
+        )
+    if "player" in event and event["player"] != viewer.seat:
+        raise ForbiddenError(
+            f"seat {viewer.seat}'s token appends seat {viewer.seat}'s moves only",
+            {"player": viewer.seat},
+        )

@@ -23,6 +23,8 @@ from flask import Blueprint, Response, current_app, render_template, request
 from domain import game_names, get_game
 from domain.errors import UnknownGameError
 from domain.madcala.catalog import DEFAULT_CATALOG, SPACE_EFFECTS
+from domain.viewers import PUBLIC, RECORDER, Viewer
+from service.chain import seed_commitment
 from service.errors import NotFoundError
 from service.games import GameService
 from service.store import GameRecord
@@ -124,6 +126,14 @@ def viewer(game_id: str) -> str:
         "void": [move["void"] for move in moves],
         "cards": card_info(record),
     }
+    if record.status != "active" and record.seed_commitment is not None:
+        # For viewer.js to check the commitment again; the seed as digits, which a JS Number
+        # would round above 2**53.
+        data.update(
+            seed=str(record.seed),
+            seed_salt=record.seed_salt,
+            seed_commitment=record.seed_commitment,
+        )
     return render_template(
         "viewer.html",
         record=record,
@@ -134,19 +144,38 @@ def viewer(game_id: str) -> str:
         data=data,
         status_line=status_line(at, record.version, moves),
         has_renderer=record.game in RENDERERS,
+        commitment=commitment_check(record),
+    )
+
+
+def commitment_check(record: GameRecord) -> str:
+    """What the viewer of a finished game says of the seed commitment (empty while the game is
+    on, and for a record of format 1, which has none)."""
+    if record.status == "active" or record.seed_commitment is None:
+        return ""
+    if seed_commitment(record.seed, record.seed_salt or "") != record.seed_commitment:
+        return (
+            f"The deck check FAILS: seed {record.seed} with salt {record.seed_salt} does not give"
+            f" the commitment {record.seed_commitment} published before the first move."
+        )
+    return (
+        f"The deck was committed to before the first move: SHA-256 of seed {record.seed} and salt"
+        f" {record.seed_salt} gives {record.seed_commitment}, the commitment published when the"
+        " game was created. Check passed."
     )
 
 
 def listed_events(record: GameRecord) -> list[dict[str, Any]]:
-    """The game's events as GET /games/{id}/events lists them (with ``void`` where the service
-    marks moves voided by a retraction)."""
+    """The game's events as GET /games/{id}/events lists them to the public (a page is rendered
+    without the token, which stays in the address's fragment): with ``void`` where a retraction
+    voided a move, and, until the game is over, without what only one seat saw."""
     if not record.version:
         return []
-    as_listed = getattr(service(), "events_json", None)
-    if as_listed is not None:
-        listed: list[dict[str, Any]] = as_listed(record, 1, record.version)
-        return listed
-    return [event.as_json() for event in service().events(record, 1, record.version)]
+    return service().events_json(record, 1, record.version, public_reader(record))
+
+
+def public_reader(record: GameRecord) -> Viewer:
+    return PUBLIC if record.status == "active" else RECORDER
 
 
 # The games the viewer draws: each has static/viewer-<game>.js.

@@ -52,9 +52,25 @@ class GameSchema(Schema):
     id = fields.String()
     game = fields.String()
     players = fields.List(fields.String())
-    seed = fields.Integer()
+    seed = fields.Integer(
+        metadata={"description": "the recorder's only until the game is over, then everyone's"}
+    )
+    seed_salt = fields.String(
+        allow_none=True,
+        metadata={"description": "32 hex digits; shown with the seed (null in a format 1 record)"},
+    )
+    seed_commitment = fields.String(
+        allow_none=True,
+        metadata={
+            "description": 'SHA-256 (hex) of the canonical JSON of {"salt": seed_salt,'
+            ' "seed": seed}, shown to everyone from the start (null in a format 1 record)'
+        },
+    )
     options = fields.Dict()
     rules_version = fields.String()
+    record_format = fields.Integer(
+        metadata={"description": "2 (the hash chain of this version); 1 for older records"}
+    )
     version = fields.Integer()
     status = fields.String(metadata={"enum": ["active", "finished", "archived"]})
     created_at = fields.String()
@@ -62,8 +78,26 @@ class GameSchema(Schema):
     result = fields.Nested(ResultSchema)
 
 
+class ViewerSchema(Schema):
+    role = fields.String(metadata={"enum": ["recorder", "seat", "public"]})
+    seat = fields.Integer(allow_none=True, metadata={"description": "the seat, for a seat's token"})
+
+
+class OneGameSchema(GameSchema):
+    viewer = fields.Nested(
+        ViewerSchema, metadata={"description": "who the request's token makes the asker"}
+    )
+
+
 class CreatedGameSchema(GameSchema):
     token = fields.String(metadata={"description": "the recorder's secret, returned only here"})
+    seat_tokens = fields.List(
+        fields.String(),
+        metadata={
+            "description": "one secret per seat, in seat order, returned only here: a seat sees"
+            " its own hidden information and appends its own moves"
+        },
+    )
 
 
 class GameListQuerySchema(Schema):
@@ -93,8 +127,14 @@ class EventSchema(Schema):
 class StoredEventSchema(EventSchema):
     seq = fields.Integer()
     at = fields.String()
-    hash = fields.String()
+    hash = fields.String(
+        metadata={"description": "the recorder's only while the game is on (record format 2)"}
+    )
     void = fields.Boolean(metadata={"description": "GET /events: a retraction voided this move"})
+    hidden = fields.List(
+        fields.String(),
+        metadata={"description": "the fields left out: another seat saw them alone"},
+    )
 
 
 class AppendedSchema(Schema):
@@ -145,7 +185,9 @@ class HealthSchema(Schema):
 class AuditSchema(Schema):
     ok = fields.Boolean()
     version = fields.Integer()
-    head_hash = fields.String()
+    head_hash = fields.String(
+        allow_none=True, metadata={"description": "null for all but the recorder while active"}
+    )
     problems = fields.List(fields.String())
 
 
@@ -155,6 +197,9 @@ class RecordSchema(Schema):
     game = fields.String(required=True)
     players = players_field()
     seed = seed_field(required=True)
+    # An export carries them; an import draws a new salt, so they are read and left.
+    seed_salt = fields.String(allow_none=True, load_default=None)
+    seed_commitment = fields.String(allow_none=True, load_default=None)
     options = fields.Dict(keys=fields.String(), required=True)
     rules_version = fields.String(required=True)
     events = fields.List(fields.Dict(keys=fields.String()), required=True)

@@ -3,10 +3,11 @@
 Keys of one game share the hash tag ``{id}`` so that they live in one Redis Cluster slot and one
 Lua script can touch them all atomically:
 
-- ``<prefix>{id}:header``  hash: the record's header (game, players, seed, options, rules_version),
-  plus what changes as it is played: version, head_hash, status, finished_at, result;
+- ``<prefix>{id}:header``  hash: the record's header (game, players, seed, seed_salt,
+  seed_commitment, options, rules_version, record_format, the tokens' digests), plus what changes
+  as it is played: version, head_hash, status, finished_at, result;
 - ``<prefix>{id}:events``  stream: event N has the entry id ``0-N``, so a range of moves is a range
-  of ids; fields ``body`` (the event's canonical JSON, exactly the bytes hashed), ``at``, ``hash``;
+  of ids; fields ``body`` (the event's canonical JSON), ``at``, ``hash`` (``service.chain``);
 - ``<prefix>{id}:idem:<key>``  string: the response to an append made with that Idempotency-Key.
 
 Games are listed through sorted sets scored by a creation serial: all games, by game, by player.
@@ -14,14 +15,14 @@ Games are listed through sorted sets scored by a creation serial: all games, by 
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 import redis
+
+from service.chain import LEGACY_FORMAT, canonical_json, event_hash
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
@@ -51,40 +52,41 @@ return {'appended', tostring(seq)}
 """
 
 
-def canonical_json(value: Any) -> str:
-    """The contract's canonical JSON (spec/determinism.md): sorted keys, no spaces, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def chain_hash(previous: str, canonical_body: str) -> str:
-    """SHA-256 over the previous hash (hex) followed by the event's canonical JSON, as hex."""
-    return hashlib.sha256((previous + canonical_body).encode()).hexdigest()
-
-
-HEADER_FIELDS = ("game", "players", "seed", "options", "rules_version")
-
-
-def header_hash(header: Mapping[str, Any]) -> str:
-    """The hash event 1 chains from: the canonical JSON of the record's header fields."""
-    record = {name: header[name] for name in HEADER_FIELDS}
-    return hashlib.sha256(canonical_json(record).encode()).hexdigest()
+# The header's fields that say what was played: what export writes and import reads back.
+HEADER_FIELDS = (
+    "game",
+    "players",
+    "seed",
+    "seed_salt",
+    "seed_commitment",
+    "options",
+    "rules_version",
+)
 
 
 @dataclass(frozen=True)
 class GameRecord:
-    """A game's header as stored, with its current version and status."""
+    """A game's header as stored, with its current version and status.
+
+    ``seed_salt`` and ``seed_commitment`` are None in a record of format 1 (``service.chain``).
+    The tokens are kept as SHA-256 digests only: the recorder's, and one per seat.
+    """
 
     id: str
     game: str
     players: list[str]
     seed: int
+    seed_salt: str | None
+    seed_commitment: str | None
     options: dict[str, Any]
     rules_version: str
+    record_format: int
     created_at: str
     version: int
     status: str
     head_hash: str
     token_sha256: str
+    seat_tokens_sha256: list[str]
     finished_at: str | None = None
     result: dict[str, Any] | None = None
     # Why the archive job refused this game (its replay disagreed with the record), if it did.
@@ -165,13 +167,17 @@ class EventStore:
             "game": record.game,
             "players": orjson.dumps(record.players).decode(),
             "seed": str(record.seed),
+            "seed_salt": record.seed_salt or "",
+            "seed_commitment": record.seed_commitment or "",
             "options": orjson.dumps(record.options).decode(),
             "rules_version": record.rules_version,
+            "record_format": str(record.record_format),
             "created_at": record.created_at,
             "version": "0",
             "status": record.status,
             "head_hash": record.head_hash,
             "token_sha256": record.token_sha256,
+            "seat_tokens_sha256": orjson.dumps(record.seat_tokens_sha256).decode(),
         }
         header_key = self._header_key(record.id)
         if not self.redis.hsetnx(header_key, "game", record.game):
@@ -323,7 +329,7 @@ class EventStore:
         pipe = self.redis.pipeline(transaction=True)
         for seq, body in enumerate(bodies, start=1):
             canonical = canonical_json(body)
-            head = chain_hash(head, canonical)
+            head = event_hash(head, seq, at, body, record.record_format)
             pipe.xadd(
                 self._events_key(record.id), {"body": canonical, "at": at, "hash": head},
                 id=f"0-{seq}",
@@ -354,13 +360,17 @@ def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | None:
         game=fields["game"],
         players=orjson.loads(fields["players"]),
         seed=int(fields["seed"]),
+        seed_salt=fields.get("seed_salt") or None,
+        seed_commitment=fields.get("seed_commitment") or None,
         options=orjson.loads(fields["options"]),
         rules_version=fields["rules_version"],
+        record_format=int(fields.get("record_format", LEGACY_FORMAT)),
         created_at=fields["created_at"],
         version=int(fields["version"]),
         status=fields["status"],
         head_hash=fields["head_hash"],
         token_sha256=fields["token_sha256"],
+        seat_tokens_sha256=orjson.loads(fields.get("seat_tokens_sha256", "[]")),
         finished_at=fields.get("finished_at"),
         result=orjson.loads(fields["result"]) if "result" in fields else None,
         archive_problem=fields.get("archive_problem"),

@@ -30,12 +30,14 @@ from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 from werkzeug.exceptions import ServiceUnavailable
 
+from domain import get_game
 from domain.errors import TabletapeError
-from service.api import ApiBlueprint, service
+from domain.viewers import Viewer
+from service.api import TOKEN_HEADER, ApiBlueprint, reader, service
 from service.errors import InvalidRequestError
-from service.games import GameService
+from service.games import GameService, event_json
 from service.schemas import ErrorSchema
-from service.store import GameRecord, StoredEvent
+from service.store import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +138,7 @@ def _error(description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": ErrorSchema}}}
 
 
-@stream.route("/games/<game_id>/stream", parameters=[_LAST_EVENT_ID])
+@stream.route("/games/<game_id>/stream", parameters=[_LAST_EVENT_ID, TOKEN_HEADER])
 class Stream(MethodView):
     @stream.arguments(StreamQuerySchema, location="query")
     @stream.response(
@@ -149,6 +151,7 @@ class Stream(MethodView):
     @stream.doc(
         responses={
             "400": _error("invalid_request: a resume point that is not a seq of the game"),
+            "401": _error("unauthorized: a token that is not one of the game's"),
             "404": _error("not_found: no such game"),
             "429": _error("rate_limited"),
             "503": _error("unavailable: the store cannot be reached, or too many live streams"),
@@ -159,6 +162,7 @@ class Stream(MethodView):
         ending with the result."""
         games = service()
         record = games.get(game_id)
+        viewer = reader(record)
         after = _resume_point(query, record)
         slots: StreamSlots = current_app.extensions["tabletape.streams"]
         release = slots.acquire()
@@ -173,7 +177,7 @@ class Stream(MethodView):
                 heartbeat=float(current_app.config["STREAM_HEARTBEAT"]),
             )
             response = Response(
-                follow(games, record, after, limits),
+                follow(games, record, viewer, after, limits),
                 mimetype="text/event-stream",
                 # X-Accel-Buffering: nginx passes each message on at once.
                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
@@ -213,12 +217,14 @@ def _resume_point(query: dict[str, Any], record: GameRecord) -> int:
 
 
 def follow(
-    games: GameService, record: GameRecord, after: int, limits: StreamLimits
+    games: GameService, record: GameRecord, viewer: Viewer, after: int, limits: StreamLimits
 ) -> Iterator[str]:
-    """The stream's messages: the moves after ``after``, live, then ``end``.
+    """The stream's messages: the moves after ``after`` as ``viewer`` may read them, live, then
+    ``end``.
 
     Runs outside the request: it uses only what it is given.
     """
+    game = get_game(record.game)
     store = games.store
     block_ms = max(1, min(_BLOCK_MS, int(limits.heartbeat * 1000)))
     deadline = time.monotonic() + limits.seconds
@@ -234,7 +240,7 @@ def follow(
         while True:
             if batch:
                 for event in batch:
-                    yield _move(event)
+                    yield _move(event_json(game, event, viewer), event.seq)
                 last = batch[-1].seq
                 quiet_since = time.monotonic()
                 # Has the game moved on, or ended? (A last move and "finished" are one write.)
@@ -266,9 +272,9 @@ def follow(
             reader.connection_pool.disconnect()
 
 
-def _move(event: StoredEvent) -> str:
-    data = orjson.dumps({**event.as_json(), "version": event.seq}).decode()
-    return f"id: {event.seq}\nevent: move\ndata: {data}\n\n"
+def _move(shown: dict[str, Any], seq: int) -> str:
+    data = orjson.dumps({**shown, "version": seq}).decode()
+    return f"id: {seq}\nevent: move\ndata: {data}\n\n"
 
 
 def _end(record: GameRecord) -> str:

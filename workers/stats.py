@@ -39,6 +39,7 @@ from domain import get_game
 from domain.errors import TabletapeError
 from service.archive import Archive, events_of, read_document
 from service.audit import Audit, replay_record
+from service.chain import LEGACY_FORMAT
 from service.store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -390,13 +391,17 @@ def _record_of(document: Mapping[str, Any]) -> GameRecord:
         game=document["game"],
         players=document["players"],
         seed=document["seed"],
+        seed_salt=document.get("seed_salt"),
+        seed_commitment=document.get("seed_commitment"),
         options=document["options"],
         rules_version=document["rules_version"],
+        record_format=document.get("record_format", LEGACY_FORMAT),
         created_at=document["created_at"],
         version=document["version"],
         status="archived",
         head_hash=document["head_hash"],
         token_sha256="",
+        seat_tokens_sha256=[],
         finished_at=document.get("finished_at"),
         result=document.get("result"),
     )

@@ -27,7 +27,7 @@ from domain.mada.catalog import (
     card_order,
     normalize_catalog,
 )
-from domain.mada.legal import legal_moves
+from domain.mada.legal import legal_moves, seat_legal_moves
 from domain.mada.moves import (
     ChooseTarget,
     Deal,
@@ -59,6 +59,7 @@ from domain.mada.state import (
 )
 from domain.mada.views import result, view
 from domain.rng import SplitMix64
+from domain.viewers import Viewer
 
 OPTION_NAMES: Final = ("first_player", "chance", "catalog")
 
@@ -405,6 +406,9 @@ class Mada(Game[MadaState]):
         "choose_target": {"player": "seat", "target": "the seat to swap piles with"},
         "round_discard": {"player": "the loser", "cards": "hand cards to discard, in order"},
     }
+    # The cards dealt to a seat and the card it drew go to its hand unseen by the others (a draw
+    # names its card only in observed mode). A card tried, played or discarded is shown to all.
+    private_event_fields = {"deal": ("cards",), "draw": ("card",)}
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_players(players)
@@ -451,8 +455,14 @@ class Mada(Game[MadaState]):
     def legal_moves(self, state: MadaState) -> list[dict[str, Any]]:
         return legal_moves(state)
 
-    def view(self, state: MadaState, *, full: bool) -> dict[str, Any]:
-        return view(state, full=full)
+    def seat_legal_moves(self, state: MadaState, seat: int) -> list[dict[str, Any]]:
+        return seat_legal_moves(state, seat)
+
+    def view(self, state: MadaState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def to_act(self, state: MadaState) -> int | None:
+        return current_player(state)
 
     def result(self, state: MadaState) -> dict[str, Any] | None:
         return result(state)

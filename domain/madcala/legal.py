@@ -28,6 +28,10 @@ body, listed or not. What is listed:
   or fewer);
 - in observed mode, the first Commoner an action draws is each Commoner still unseen; any further
   draw of the same action lists only the first unseen one in catalog order;
+- a seat is told its moves (``seat_legal_moves``) as it could list them itself: in observed mode
+  the first Commoner an action draws is then each Commoner it cannot rule out, and everything is
+  worked out from a table dealt from what the seat sees (see ``_seat_deal``); in seeded mode it is
+  told the list above, which names no drawn card;
 - at most 64 combinations of choices per variant of an action (the first ones in the order of each
   choice's options: spaces, then seats, card slots, catalog order).
 """
@@ -35,11 +39,13 @@ body, listed or not. What is listed:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import combinations, permutations
 from math import comb
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
+from domain.chance import DrawPile
 from domain.madcala.moves import CHOICE_FIELDS, DRAWN, SINGLE_CHOICES
 from domain.madcala.resolve import (
     Chooser,
@@ -58,12 +64,15 @@ from domain.madcala.state import (
     Space,
     can_draw,
     home,
+    pair,
+    replace_at,
     side,
     side_is_empty,
 )
 
 T = TypeVar("T")
-Run = Callable[[Chooser], MadcalaState]
+# An action with its fields bound, run from a given state with a chooser for its choices.
+Run = Callable[[MadcalaState, Chooser], MadcalaState]
 Record = list[tuple[str, tuple[Any, ...], int]]
 
 LEAVES_PER_VARIANT: Final = 64
@@ -71,28 +80,116 @@ MAX_ORDERS: Final = 16
 
 
 def legal_moves(state: MadcalaState) -> list[dict[str, Any]]:
+    """Every move as the recorder, who sees every card, is told them."""
+    return _listing(_Deal(state))
+
+
+def seat_legal_moves(state: MadcalaState, seat: int) -> list[dict[str, Any]]:
+    """The moves of ``seat`` as it may be told them: a list it could work out itself, so that it
+    gives away none of the cards it cannot see.
+
+    Seeded mode: the recorder's list. Its bodies name no drawn card, and every variant of an
+    action draws the same cards, so neither the bodies nor which of them are merged as having the
+    same outcome depend on the hidden cards.
+
+    Observed mode: a body's ``drawn`` is first each Commoner the seat cannot rule out, the distinct
+    ids among the unseen ones and the other seat's hand. Listing only the unseen would tell that
+    hand (the rest). The rules still draw from the unseen alone: a listed body naming a Commoner
+    that is in fact in the other hand is refused as illegal (422), as the table would refuse it.
+    """
+    if state.finished or seat != state.current:
+        return []
+    if not state.observed:
+        return legal_moves(state)
+    return _listing(_seat_deal(state, seat))
+
+
+def _listing(deal: _Deal) -> list[dict[str, Any]]:
+    state = deal.state
+    seat = state.current
     if state.finished:
         return []
-    seat = state.current
     moves: list[dict[str, Any]] = []
     if not state.moved:
-        moves += _moves(state, seat)
+        moves += _moves(deal, seat)
     if state.turn > 1:
-        moves += _plus_ones(state, seat)
-    moves += _buys(state, seat)
-    moves += _commoners(state, seat)
+        moves += _plus_ones(deal, seat)
+    moves += _buys(deal, seat)
+    moves += _commoners(deal, seat)
     if state.moved:
         moves += _end_turns(state, seat)
     return moves
 
 
+# --- what the lister knows ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Deal:
+    """Where a listing runs each action from.
+
+    ``state`` is the state an action is run from. ``first_draws``, when given, replaces the options
+    of an action's first draw (the deck's distinct cards); an action whose first draw names a card
+    ``state``'s deck does not hold is run again from ``holding(card)``, a state whose deck does.
+    The recorder's deal is the state itself and the deck's own options.
+    """
+
+    state: MadcalaState
+    first_draws: tuple[int, ...] | None = None
+    holding: Callable[[int], MadcalaState] | None = None
+
+
+def _seat_deal(state: MadcalaState, seat: int) -> _Deal:
+    """An observed table as ``seat`` can know it: the Commoners it has not seen (the unseen ones
+    and the other seat's hand, a pool it cannot tell apart) dealt again in catalog order, the deck
+    getting the first ones and the other hand the rest, so that what is listed depends only on
+    what the seat sees. Its first draw may name any card of the pool; naming one not dealt to the
+    deck, the action runs from the table that deals that card to the deck, then the first others.
+    A draw from a rebuilt deck needs nothing of this: the discard it is rebuilt from is public."""
+    other = 1 - seat
+    sort_key = state.deck.sort_key
+    pool = tuple(sorted((*state.deck.cards, *state.hands[other]), key=sort_key))
+    holding = partial(_dealt, state, other, pool)
+    first_draws = tuple(dict.fromkeys(pool)) if state.deck else None
+    return _Deal(holding(None), first_draws, holding)
+
+
+def _dealt(
+    state: MadcalaState, other: int, pool: tuple[int, ...], first: int | None
+) -> MadcalaState:
+    """``state`` with ``pool`` dealt in order: as many cards as its deck holds to the deck
+    (``first`` among them, if given), the rest to seat ``other``'s hand."""
+    rest = list(pool)
+    dealt: list[int] = []
+    if first is not None:
+        rest.remove(first)
+        dealt.append(first)
+    size = len(state.deck) - len(dealt)
+    assert size >= 0, "a first draw names a card only when the deck holds some"
+    deck = DrawPile(
+        tuple(sorted(dealt + rest[:size], key=state.deck.sort_key)), True, state.deck.sort_key
+    )
+    hands = pair(replace_at(state.hands, other, tuple(rest[size:])))
+    return replace(state, deck=deck, hands=hands)
+
+
+def _bind(action: Callable[..., MadcalaState], *fields: Any) -> Run:
+    """``action(state, *fields, chooser)`` to run from any state (a seat's deal has several)."""
+
+    def run(state: MadcalaState, chooser: Chooser) -> MadcalaState:
+        return action(state, *fields, chooser)
+
+    return run
+
+
 # --- the actions -------------------------------------------------------------------------------
 
 
-def _moves(state: MadcalaState, seat: int) -> list[dict[str, Any]]:
+def _moves(deal: _Deal, seat: int) -> list[dict[str, Any]]:
+    state = deal.state
     if side_is_empty(state, seat):
         fallback_body = {"type": "move", "player": seat, "space": None}
-        return _collect(state, [(fallback_body, partial(_run_fallback, state, seat), 1)])
+        return _collect(deal, [(fallback_body, _bind(_run_fallback, seat), 1)])
     moves: list[dict[str, Any]] = []
     for space in side(seat):
         cell = state.spaces[space]
@@ -106,21 +203,10 @@ def _moves(state: MadcalaState, seat: int) -> list[dict[str, Any]]:
                     body["order"] = list(order)
                 if last is not None:
                     body["last_doubler"] = last
-                run = partial(_run_move, state, seat, space, order, last)
+                run = _bind(move_shards, seat, space, order, last)
                 variants.append((body, run, LEAVES_PER_VARIANT if not variants else 1))
-        moves += _collect(state, variants)
+        moves += _collect(deal, variants)
     return moves
-
-
-def _run_move(
-    state: MadcalaState,
-    seat: int,
-    space: int,
-    order: tuple[int, ...] | None,
-    last: int | None,
-    chooser: Chooser,
-) -> MadcalaState:
-    return move_shards(state, seat, space, order, last, chooser)
 
 
 def _run_fallback(state: MadcalaState, seat: int, _chooser: Chooser) -> MadcalaState:
@@ -147,7 +233,8 @@ def _last_doublers(cell: Space, seat: int) -> list[int | None]:
     return [None, 1 - seat] if all(cell.doubler) else [None]
 
 
-def _plus_ones(state: MadcalaState, seat: int) -> list[dict[str, Any]]:
+def _plus_ones(deal: _Deal, seat: int) -> list[dict[str, Any]]:
+    state = deal.state
     moves: list[dict[str, Any]] = []
     for used in state.plus_ones[seat]:
         if not used.face_up:
@@ -169,24 +256,26 @@ def _plus_ones(state: MadcalaState, seat: int) -> list[dict[str, Any]]:
                     body["pay"] = list(paid)
                 if position:
                     body["effects"] = list(effects)
-                run = partial(use_plus_one, state, seat, card.id, paid, effects)
+                run = _bind(use_plus_one, seat, card.id, paid, effects)
                 variants.append((body, run, LEAVES_PER_VARIANT if not variants else 1))
-        moves += _collect(state, variants)
+        moves += _collect(deal, variants)
     return moves
 
 
-def _buys(state: MadcalaState, seat: int) -> list[dict[str, Any]]:
+def _buys(deal: _Deal, seat: int) -> list[dict[str, Any]]:
+    state = deal.state
     if not can_draw(state):
         return []
     variants: list[tuple[dict[str, Any], Run, int]] = []
     for paid in _pay_options(state, seat, COMMONER_PRICE):
         body = {"type": "buy_commoner", "player": seat, "pay": list(paid)}
-        run = partial(buy_commoner, state, seat, paid)
+        run = _bind(buy_commoner, seat, paid)
         variants.append((body, run, LEAVES_PER_VARIANT if not variants else 1))
-    return _collect(state, variants)
+    return _collect(deal, variants)
 
 
-def _commoners(state: MadcalaState, seat: int) -> list[dict[str, Any]]:
+def _commoners(deal: _Deal, seat: int) -> list[dict[str, Any]]:
+    state = deal.state
     moves: list[dict[str, Any]] = []
     for card in sorted(set(state.hands[seat])):
         entry = state.catalog.commoners[card]
@@ -202,9 +291,9 @@ def _commoners(state: MadcalaState, seat: int) -> list[dict[str, Any]]:
                     body: dict[str, Any] = {"type": "commoner", "player": seat, "card": entry.id}
                     if effects != printed:
                         body["effects"] = list(effects)
-                    run = partial(play_commoner, state, seat, card, effects)
+                    run = _bind(play_commoner, seat, card, effects)
                     variants.append((body, run, 1 if position else LEAVES_PER_VARIANT))
-        moves += _collect(state, variants)
+        moves += _collect(deal, variants)
     return moves
 
 
@@ -223,31 +312,61 @@ def _end_turns(state: MadcalaState, seat: int) -> list[dict[str, Any]]:
 # --- choices -----------------------------------------------------------------------------------
 
 
+class _DealtElsewhere(Exception):
+    """An action's first draw named a card the deck it runs from does not hold."""
+
+    def __init__(self, card: int) -> None:
+        super().__init__(card)
+        self.card = card
+
+
 class _Script:
     """Answers each choice from ``prefix`` (option indices), then with the first option; keeps
-    the record of every choice asked: its field, its options and the index taken."""
+    the record of every choice asked: its field, its options and the index taken. The options of
+    the first draw are ``first_draws`` when given."""
 
-    def __init__(self, prefix: Sequence[int]) -> None:
+    def __init__(self, prefix: Sequence[int], first_draws: tuple[int, ...] | None) -> None:
         self.prefix = prefix
+        self.first_draws = first_draws
         self.record: Record = []
 
     def choose(self, field: str, options: Sequence[T]) -> T:
+        offered = options
+        first_draw = field == DRAWN and all(earlier[0] != DRAWN for earlier in self.record)
+        if first_draw and self.first_draws is not None:
+            # A draw's options are Commoners (ints), as ``first_draws`` are.
+            options = cast(Sequence[T], self.first_draws)
         depth = len(self.record)
         index = self.prefix[depth] if depth < len(self.prefix) else 0
         self.record.append((field, tuple(options), index))
-        return options[index]
+        chosen = options[index]
+        if options is not offered and chosen not in offered:
+            raise _DealtElsewhere(cast(int, chosen))
+        return chosen
 
 
-def _leaves(run: Run, limit: int) -> list[tuple[Record, MadcalaState]]:
+def _run(deal: _Deal, run: Run, prefix: Sequence[int]) -> tuple[Record, MadcalaState]:
+    """``run`` with the choices of ``prefix``, from the deal's state or, if its first draw names a
+    card that state's deck does not hold, from the state the deal holds that card in."""
+    script = _Script(prefix, deal.first_draws)
+    try:
+        return script.record, run(deal.state, script)
+    except _DealtElsewhere as elsewhere:
+        assert deal.holding is not None
+        # Everything before an action's first draw is the same whatever the deck holds: the run
+        # takes the same choices up to it.
+        script = _Script(prefix, deal.first_draws)
+        return script.record, run(deal.holding(elsewhere.card), script)
+
+
+def _leaves(deal: _Deal, run: Run, limit: int) -> list[tuple[Record, MadcalaState]]:
     """Up to ``limit`` combinations of choices, in lexicographic order of their option indices,
     with the state each leads to. A draw after the first of the same action is not branched on."""
     found: list[tuple[Record, MadcalaState]] = []
 
     def explore(prefix: list[int]) -> None:
-        script = _Script(prefix)
-        after = run(script)
-        found.append((script.record, after))
-        record = script.record
+        record, after = _run(deal, run, prefix)
+        found.append((record, after))
         for depth in range(len(record) - 1, len(prefix) - 1, -1):
             field, options, _ = record[depth]
             if field == DRAWN and any(earlier[0] == DRAWN for earlier in record[:depth]):
@@ -263,18 +382,18 @@ def _leaves(run: Run, limit: int) -> list[tuple[Record, MadcalaState]]:
 
 
 def _collect(
-    state: MadcalaState, variants: Sequence[tuple[dict[str, Any], Run, int]]
+    deal: _Deal, variants: Sequence[tuple[dict[str, Any], Run, int]]
 ) -> list[dict[str, Any]]:
     """The bodies of each variant (its fields, then its choices), one per distinct outcome."""
     seen: set[tuple[Any, ...]] = set()
     bodies: list[dict[str, Any]] = []
     for body, run, limit in variants:
-        for record, after in _leaves(run, limit):
+        for record, after in _leaves(deal, run, limit):
             key = _outcome(after)
             if key in seen:
                 continue
             seen.add(key)
-            bodies.append({**body, **_choice_fields(state, record)})
+            bodies.append({**body, **_choice_fields(deal.state, record)})
     return bodies
 
 

@@ -28,8 +28,9 @@ from domain.madcala.catalog import (
     commoner_order,
     normalize_catalog,
 )
-from domain.madcala.legal import legal_moves
+from domain.madcala.legal import legal_moves, seat_legal_moves
 from domain.madcala.moves import (
+    DRAWN,
     BuyCommoner,
     EndTurn,
     Move,
@@ -64,6 +65,7 @@ from domain.madcala.state import (
 )
 from domain.madcala.views import result, view
 from domain.rng import SplitMix64
+from domain.viewers import Viewer
 
 OPTION_NAMES: Final = ("guests", "first_player", "chance", "layout", "catalog", "health")
 
@@ -352,6 +354,15 @@ class Madcala(Game[MadcalaState]):
             "discard": "Commoner ids discarded to keep 2 in hand: exactly the excess (default [])",
         },
     }
+    # Every Commoner an event draws goes into its player's hand (an effect draws for the seat
+    # acting, never for the other), which no one else sees while the game is on. Every event that
+    # can perform draw_commoner carries ``drawn``: all but end_turn.
+    private_event_fields = {
+        MoveShards.type: (DRAWN,),
+        UsePlusOne.type: (DRAWN,),
+        BuyCommoner.type: (DRAWN,),
+        PlayCommoner.type: (DRAWN,),
+    }
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_players(players)
@@ -450,8 +461,16 @@ class Madcala(Game[MadcalaState]):
     def legal_moves(self, state: MadcalaState) -> list[dict[str, Any]]:
         return legal_moves(state)
 
-    def view(self, state: MadcalaState, *, full: bool) -> dict[str, Any]:
-        return view(state, full=full)
+    def seat_legal_moves(self, state: MadcalaState, seat: int) -> list[dict[str, Any]]:
+        """In observed mode a first draw lists every Commoner the seat cannot rule out, the other
+        hand's included; ``apply`` still refuses (422) one that is not in fact unseen."""
+        return seat_legal_moves(state, seat)
+
+    def view(self, state: MadcalaState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def to_act(self, state: MadcalaState) -> int | None:
+        return None if state.finished else state.current
 
     def result(self, state: MadcalaState) -> dict[str, Any] | None:
         return result(state)

@@ -1,9 +1,12 @@
-"""The state of a duel of Madcala as JSON, whole or as the table sees it, and its result.
+"""The state of a duel of Madcala as JSON, as each viewer may see it, and its result.
 
-The public view (``full=False``) leaves out what is hidden at the table: the Commoners in each hand
-(their counts stay) and the Commoner deck (its order when seeded; the unseen cards when observed,
-which would tell the hands). Health, the board, the reserves and the Plus-One cards, face up or
-down, are all on the table.
+Hidden at the table while the game is on (``domain.viewers``): the Commoners in each hand, which
+only their holder sees, and the Commoner deck (its order when seeded; in observed mode the cards
+still unseen, which, with the discard and one's own hand, would tell the other hand). Every viewer
+gets the same shape: ``hands`` holds a list for each hand the viewer may see and ``null`` for the
+others (both ``null`` for the public), ``hand_sizes`` gives every hand's count, and only the
+recorder (everyone, once the game is over) gets ``commoner_deck`` or ``commoner_unseen``. Health,
+the board, the reserves, the discard and the Plus-One cards, face up or down, are all on the table.
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ from typing import Any
 
 from domain.chance import OBSERVED, SEEDED
 from domain.madcala.state import SPACES, MadcalaState, effect_at, is_draw, winners
+from domain.viewers import Viewer
 
 
-def view(state: MadcalaState, *, full: bool) -> dict[str, Any]:
+def view(state: MadcalaState, viewer: Viewer) -> dict[str, Any]:
+    """``state`` as ``viewer`` may see it: see the module's docstring for what is hidden."""
     names = [entry.id for entry in state.catalog.commoners]
     shown: dict[str, Any] = {
         "version": state.version,
@@ -53,8 +58,11 @@ def view(state: MadcalaState, *, full: bool) -> dict[str, Any]:
         "winners": winners(state),
         "draw": is_draw(state),
     }
-    if full:
-        shown["hands"] = [[names[card] for card in hand] for hand in state.hands]
+    shown["hands"] = [
+        [names[card] for card in hand] if viewer.sees_all or viewer.is_seat(holder) else None
+        for holder, hand in enumerate(state.hands)
+    ]
+    if viewer.sees_all:
         # Observed mode knows which cards are face down, not their order: catalog order then.
         key = "commoner_unseen" if state.observed else "commoner_deck"
         shown[key] = [names[card] for card in state.deck.cards]

@@ -31,7 +31,7 @@ from domain.sifaka.catalog import (
     normalize_catalog,
 )
 from domain.sifaka.geometry import DIRECTIONS, footprint, reading_order
-from domain.sifaka.legal import fitting_anchors, legal_moves
+from domain.sifaka.legal import fitting_anchors, legal_moves, seat_legal_moves
 from domain.sifaka.moves import Action, Deal, Move, Place, parse_event
 from domain.sifaka.state import (
     DEAL,
@@ -49,6 +49,7 @@ from domain.sifaka.state import (
     blocked,
     board_map,
     colour_index,
+    current_player,
     initial_board,
     lying_map,
     placement_problem,
@@ -57,6 +58,7 @@ from domain.sifaka.state import (
     walk,
 )
 from domain.sifaka.views import result, view
+from domain.viewers import Viewer
 
 OPTION_NAMES: Final = ("first_player", "chance", "facing", "catalog")
 
@@ -356,6 +358,9 @@ class Sifaka(Game[SifakaState]):
             "counter": "observed mode: value of the counter taken where the move ends",
         },
     }
+    # The card dealt or drawn goes to the event's player's hand, face down; the value of the
+    # counter taken shows to its taker only.
+    private_event_fields = {"deal": ("card",), "move": ("draw", "counter")}
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_players(players)
@@ -420,8 +425,14 @@ class Sifaka(Game[SifakaState]):
     def legal_moves(self, state: SifakaState) -> list[dict[str, Any]]:
         return legal_moves(state)
 
-    def view(self, state: SifakaState, *, full: bool) -> dict[str, Any]:
-        return view(state, full=full)
+    def seat_legal_moves(self, state: SifakaState, seat: int) -> list[dict[str, Any]]:
+        return seat_legal_moves(state, seat)
+
+    def view(self, state: SifakaState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def to_act(self, state: SifakaState) -> int | None:
+        return current_player(state)
 
     def result(self, state: SifakaState) -> dict[str, Any] | None:
         return result(state)

@@ -1,7 +1,8 @@
 /* The new-game form (templates/new.html): shows the fields of the game chosen, POSTs /games, shows
- * the API's validation message next to the field it names (error.details), and on 201 opens the
- * recorder page with the token in the fragment: /games/<id>/record#token=<token>. The fragment is
- * never sent to the server; the recorder page sends the token as an Authorization header only.
+ * the API's validation message next to the field it names (error.details), and on 201 shows the
+ * game's links, each with a copy button: the recorder's (/games/<id>/record#token=<token>), one
+ * per seat (the same page with that seat's token) and the viewer's (no token). The fragment is
+ * never sent to the server; the pages send the token as an Authorization header only.
  */
 "use strict";
 
@@ -89,13 +90,19 @@
       (first || formError).focus();
     }
 
-    /** The body of POST /games, or null (with the message shown) if the form cannot say it. */
+    /** The body of POST /games as JSON text, or null (with the message shown) if the form cannot
+     * say it. */
     function body() {
       const game = chosenGame().value;
       const request = { game, players: players(), options: {} };
       const options = request.options;
       const seed = form.seed.value.trim();
-      if (seed !== "") request.seed = /^-?\d+$/.test(seed) ? Number(seed) : seed;
+      // A whole number goes into the JSON text as the digits typed (less leading zeros, which
+      // JSON forbids): as a JS Number, a seed above 2**53 would become another seed. Anything
+      // else goes as a string, for the API to say what is wrong with it.
+      let seedDigits = null;
+      if (/^-?\d+$/.test(seed)) seedDigits = seed.replace(/^(-?)0+(?=\d)/, "$1");
+      else if (seed !== "") request.seed = seed;
       options.chance = form.querySelector('input[name="chance"]:checked').value;
       if (form.first_player.value !== "") options.first_player = Number(form.first_player.value);
       const catalog = form.catalog.value.trim();
@@ -123,7 +130,79 @@
           options.facing = chosen.map((way, seat) => way || defaults[seat] || "");
         }
       }
-      return request;
+      const text = JSON.stringify(request);
+      // The request object is never empty ("game" comes first), so the seed opens the object.
+      return seedDigits === null ? text : `{"seed":${seedDigits},${text.slice(1)}`;
+    }
+
+    // The game's links -------------------------------------------------------------------------
+
+    const copyNote = document.getElementById("copy-note");
+
+    function linkTo(path, token) {
+      const url = new URL(path, window.location.origin);
+      if (token) url.hash = new URLSearchParams({ token }).toString();
+      return url.href;
+    }
+
+    async function copy(url, field, what) {
+      try {
+        await navigator.clipboard.writeText(url);
+        copyNote.textContent = `${what} copied.`;
+      } catch (error) {
+        // No clipboard here (an address that is not https, say): select it for the user to copy.
+        field.focus();
+        field.select();
+        copyNote.textContent = "Copy the selected link (the clipboard is not available here).";
+      }
+    }
+
+    /** One link: its name (itself a link), the address in a field to select, a copy button. */
+    function linkRow(list, name, url, kind, seat) {
+      const what = `${name}'s link`;
+      const item = document.createElement("li");
+      item.className = "link-row";
+      item.dataset.kind = kind;
+      if (seat !== undefined) item.dataset.seat = String(seat);
+      const anchor = document.createElement("a");
+      anchor.className = "link-name";
+      anchor.href = url;
+      anchor.textContent = name;
+      const row = document.createElement("div");
+      row.className = "share-row";
+      const field = document.createElement("input");
+      field.type = "text";
+      field.readOnly = true;
+      field.value = url;
+      field.setAttribute("aria-label", what);
+      field.addEventListener("focus", () => field.select());
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "copy";
+      button.textContent = "Copy";
+      button.setAttribute("aria-label", `Copy ${what}`);
+      button.addEventListener("click", () => copy(url, field, what));
+      row.append(field, button);
+      item.append(anchor, row);
+      list.append(item);
+    }
+
+    function showLinks(game) {
+      const page = `/games/${encodeURIComponent(game.id)}`;
+      const recorder = linkTo(`${page}/record`, game.token);
+      document.getElementById("open-recorder").href = recorder;
+      linkRow(document.getElementById("recorder-links"), "Recorder", recorder, "recorder");
+      const seats = document.getElementById("seat-links");
+      (game.seat_tokens || []).forEach((token, seat) => {
+        linkRow(seats, game.players[seat], linkTo(`${page}/record`, token), "seat", seat);
+      });
+      linkRow(document.getElementById("viewer-links"), "Viewer", linkTo(`${page}/view`), "viewer");
+      form.hidden = true;
+      document.getElementById("new-lede").hidden = true;
+      const created = document.getElementById("created");
+      created.dataset.gameId = game.id;
+      created.hidden = false;
+      created.focus();
     }
 
     form.addEventListener("change", (event) => {
@@ -136,15 +215,15 @@
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       clearErrors();
-      const request = body();
-      if (!request) return;
+      const json = body();
+      if (!json) return;
       submit.disabled = true;
       submit.textContent = "Starting…";
       try {
         const response = await fetch("/games", {
           method: "POST",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(request),
+          body: json,
           cache: "no-store",
         });
         let answer = null;
@@ -154,8 +233,7 @@
           /* not JSON */
         }
         if (response.status === 201 && answer) {
-          const fragment = new URLSearchParams({ token: answer.token });
-          window.location.assign(`/games/${encodeURIComponent(answer.id)}/record#${fragment}`);
+          showLinks(answer);
           return;
         }
         showErrors((answer && answer.error) || { message: `The service answered ${response.status} ${response.statusText}.` });

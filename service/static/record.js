@@ -10,7 +10,11 @@
  * (a co-recorder was first) refreshes the page and says so. Undo appends {"type": "retract"}.
  *
  * The token comes only from the fragment (#token=...), which the browser never sends; it goes out
- * only in the Authorization header. Moves recorded elsewhere arrive over the event stream.
+ * only in the Authorization header. It is the recorder's (every move, every hand, Undo) or a seat's
+ * (GET /games/{id} says which): a seat's page shows that player's own hand (the state as the seat
+ * sees it) and offers its own moves only, which /legal lists only while its decision is awaited;
+ * the rest of the time it says whose decision is awaited and follows the game. A seat never
+ * retracts, so it has no Undo. Moves recorded elsewhere arrive over the event stream.
  */
 "use strict";
 
@@ -26,7 +30,7 @@
   const RETRIES = 6;
   const TIMEOUT_MS = 10000;
   const RECENT = 12;
-
+  const PAGE = 1000; // events asked for per GET /events
 
   function newKey() {
     if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
@@ -68,6 +72,7 @@
     const versionText = document.getElementById("version");
     const recent = document.getElementById("recent");
     const liveNote = document.getElementById("live");
+    const recordingAs = document.getElementById("recording-as");
     const picker = {
       box: document.getElementById("picker"),
       title: document.getElementById("picker-title"),
@@ -92,10 +97,16 @@
       types: data.types.slice(),
       void: data.void.slice(),
       token: T.tokenFromFragment(),
+      // Whose token: "recorder", "seat" (with `seat`) or "public" (none); null until known.
+      role: null,
+      seat: null,
+      refused: false, // the fragment's token was not one of the game's
+      awaited: null, // the seat whose decision is awaited, as the state last said
       legal: [],
       busy: false,
     };
     const base = `/games/${encodeURIComponent(view.id)}`;
+    T.reloadOnNewToken(view.token);
     const chanceFields = CHANCE_FIELDS[view.game] || {};
 
     function authHeaders() {
@@ -114,8 +125,16 @@
 
     async function getJSON(path) {
       const response = await fetch(path, { headers: authHeaders(), cache: "no-store" });
-      if (!response.ok) throw new Error((await errorOf(response)).message);
+      if (!response.ok) {
+        const error = new Error((await errorOf(response)).message);
+        error.status = response.status;
+        throw error;
+      }
       return { body: await response.json(), etag: response.headers.get("ETag") };
+    }
+
+    function nameOf(seat) {
+      return Number.isInteger(seat) && seat >= 0 && seat < view.players.length ? view.players[seat] : `seat ${seat}`;
     }
 
     function say(message) {
@@ -174,15 +193,24 @@
     }
 
     let catching = null;
+    let catchAgain = false;
     function catchUp() {
-      if (catching) return catching;
+      // A move announced while a fetch is under way may have been stored after that fetch was
+      // answered: fetch once more when it is done.
+      if (catching) {
+        catchAgain = true;
+        return catching;
+      }
       catching = (async () => {
         try {
-          for (;;) {
-            const { body } = await getJSON(`${base}/events?from=${view.types.length + 1}&limit=1000`);
-            addEvents(body.events);
-            if (body.events.length < 1000) break;
-          }
+          do {
+            catchAgain = false;
+            for (;;) {
+              const { body } = await getJSON(`${base}/events?from=${view.types.length + 1}&limit=${PAGE}`);
+              addEvents(body.events);
+              if (body.events.length < PAGE) break;
+            }
+          } while (catchAgain);
         } catch (error) {
           console.warn("could not fetch the moves:", error);
         } finally {
@@ -190,6 +218,79 @@
         }
       })();
       return catching;
+    }
+
+    /** Word again the moves listed so far, from GET /events as this page's token reads it: the
+     * server rendered them for the public, and a token (or the game's end) may show more, such as
+     * a seat's own cards dealt. */
+    async function describeAgain() {
+      try {
+        for (let from = 1; from <= view.moves.length; from += PAGE) {
+          const { body } = await getJSON(`${base}/events?from=${from}&limit=${PAGE}`);
+          for (const event of body.events) {
+            if (event.seq <= view.moves.length) view.moves[event.seq - 1] = T.describe(event, view.players);
+          }
+          if (body.events.length < PAGE) break;
+        }
+        showRecent();
+      } catch (error) {
+        console.warn("could not fetch the moves:", error);
+      }
+    }
+
+    // Whose link this is ----------------------------------------------------------------------
+
+    /** Learn whose token the page holds (GET /games/{id}'s "viewer"), retrying while the service
+     * cannot be reached. A token that is not the game's is refused (401) on every request: it is
+     * dropped, and the page shows the public view. */
+    async function identify() {
+      if (!view.token) {
+        view.role = "public";
+        return;
+      }
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const { body: game } = await getJSON(base);
+          view.role = game.viewer.role;
+          view.seat = game.viewer.seat;
+          showError("");
+          return;
+        } catch (error) {
+          if (error.status === 401) {
+            view.token = null;
+            view.refused = true;
+            view.role = "public";
+            return;
+          }
+          showError(`Could not load the game: ${error.message}`);
+          await sleep(Math.min(1000 * 2 ** attempt, 8000));
+        }
+      }
+    }
+
+    function showWho() {
+      if (view.role === "recorder") {
+        recordingAs.textContent = "Recorder (all seats): every move, every hand.";
+      } else if (view.role === "seat") {
+        recordingAs.textContent = `Recording as ${nameOf(view.seat)} (seat ${view.seat}): ${nameOf(view.seat)}'s hand and moves only.`;
+      } else if (view.refused) {
+        recordingAs.textContent = "Not recording: this link's token is not this game's.";
+      } else {
+        recordingAs.textContent = "Not recording: this link has no token (#token=…).";
+      }
+      recordingAs.hidden = false;
+      recordingAs.dataset.role = view.role;
+      root.dataset.role = view.role;
+      if (view.role === "seat") {
+        // A seat's link is that player's: it is not for a co-recorder, and it cannot undo.
+        root.dataset.seat = String(view.seat);
+        undo.hidden = true;
+        const name = nameOf(view.seat);
+        document.getElementById("share-summary").textContent = `${name}'s link`;
+        document.getElementById("share-hint").textContent =
+          `Whoever has this link sees ${name}'s hand and records ${name}'s moves: keep it to ${name} (to open this page on another device).`;
+        document.getElementById("share-label").textContent = `${name}'s link`;
+      }
     }
 
     // Drawing ---------------------------------------------------------------------------------
@@ -218,7 +319,9 @@
       }
       board.prepend(T.svg("title", { id: "board-title" }, drawn.title), T.svg("desc", { id: "board-desc" }, drawn.description));
       board.dataset.version = String(state.version);
-      board.dataset.full = String(Object.prototype.hasOwnProperty.call(state, "hands"));
+      // Whole: the recorder's view, or anyone's once the game is over; a seat sees its own hand.
+      board.dataset.full = String(view.role === "recorder" || state.status !== "active");
+      board.dataset.viewer = view.role || "unknown";
     }
 
     // The moves now ---------------------------------------------------------------------------
@@ -257,15 +360,27 @@
     }
 
     function updateUndo() {
-      undo.disabled = view.busy || !view.token || view.status !== "active" || standing().length === 0;
+      undo.disabled = view.busy || view.role !== "recorder" || view.status !== "active" || standing().length === 0;
     }
 
-    function showLegal(moves) {
+    /** A seat's page while another seat's decision is awaited: whose, and what it is. */
+    function waiting(state) {
+      if (!Number.isInteger(state.current_player)) return "Waiting for the next decision.";
+      const what = state.pending && state.pending.kind ? ` (${T.humanize(state.pending.kind)})` : "";
+      return `Waiting for ${nameOf(state.current_player)}${what}: ${nameOf(state.current_player)}'s decision is awaited.`;
+    }
+
+    function showLegal(moves, state) {
       view.legal = moves;
       closePicker(false);
       legalBox.replaceChildren();
       if (view.status !== "active") {
         legalBox.append(element("p", { class: "note", text: "The game is over: nothing more to record." }));
+      } else if (!view.token) {
+        legalBox.append(element("p", { class: "note", text: "Moves are offered to a link with a token only." }));
+      } else if (view.role === "seat" && view.awaited !== view.seat) {
+        // The status line says whose decision is awaited; the page follows the game till then.
+        legalBox.append(element("p", { class: "note waiting", text: `Not your turn, ${nameOf(view.seat)}: your moves appear here when it is.` }));
       } else if (!moves.length) {
         legalBox.append(element("p", { class: "note", text: "No move is legal now." }));
       }
@@ -420,18 +535,22 @@
     // Loading the game now --------------------------------------------------------------------
 
     let loading = 0;
-    /** The state and the legal moves at one version (asked again if a move came in between). */
+    /** The state and the legal moves at one version (asked again if a move came in between).
+     * /legal needs a token: a page without one offers nothing. */
     async function refresh() {
       const ticket = ++loading;
       for (let attempt = 0; attempt < 4; attempt += 1) {
         try {
-          const [state, legal] = await Promise.all([getJSON(`${base}/state`), getJSON(`${base}/legal`)]);
+          const [state, legal] = await Promise.all([
+            getJSON(`${base}/state`),
+            view.token ? getJSON(`${base}/legal`) : Promise.resolve(null),
+          ]);
           if (ticket !== loading) return;
-          const legalVersion = Number(String(legal.etag || "").replace(/\D/g, ""));
-          if (legal.etag && legalVersion !== state.body.version) continue;
+          const legalVersion = legal && Number(String(legal.etag || "").replace(/\D/g, ""));
+          if (legal && legal.etag && legalVersion !== state.body.version) continue;
           if (state.body.version > view.types.length) await catchUp();
           if (ticket !== loading) return;
-          apply(state.body, legal.body.moves);
+          apply(state.body, legal ? legal.body.moves : []);
           return;
         } catch (error) {
           if (ticket !== loading) return;
@@ -444,15 +563,22 @@
     function apply(state, moves) {
       view.version = state.version;
       view.status = state.status;
+      view.awaited = state.status === "active" ? state.current_player : null;
       versionText.textContent = String(state.version);
       root.dataset.version = String(state.version);
+      root.dataset.awaited = view.awaited === null || view.awaited === undefined ? "" : String(view.awaited);
       draw(state);
-      showLegal(moves);
-      if (!view.token) say("This link has no recorder's token (#token=…): the moves are shown, not recorded.");
-      else if (!Object.prototype.hasOwnProperty.call(state, "hands") && view.status === "active") {
-        say("This link's token is not this game's: moves cannot be recorded.");
-      } else if (view.status !== "active") say("The game is over.");
-      else if (!statusLine.dataset.keep) say(`Version ${state.version}: tap the move that was made.`);
+      showLegal(moves, state);
+      const mine = view.role !== "seat" || view.awaited === view.seat;
+      if (view.status !== "active") say("The game is over.");
+      else if (view.refused) say("This link's token is not this game's: the moves are shown, not recorded.");
+      else if (!view.token) say("This link has no token (#token=…): the moves are shown, not recorded.");
+      else if (statusLine.dataset.keep) {
+        // The answer to a tap stays; on a seat's page, followed by whose turn it now is.
+        if (!mine) say(`${statusLine.textContent} ${waiting(state)}`);
+      } else if (!mine) say(waiting(state));
+      else if (view.role === "seat") say(`Your turn, ${nameOf(view.seat)}: tap the move you make.`);
+      else say(`Version ${state.version}: tap the move that was made.`);
       delete statusLine.dataset.keep;
       root.dataset.ready = "true";
       if (view.status !== "active") finish();
@@ -571,6 +697,7 @@
       if (finished) return;
       finished = true;
       stopFollowing();
+      describeAgain(); // the game is over: every move may now be read whole
       try {
         const { body: game } = await getJSON(base);
         const badge = document.getElementById("game-status");
@@ -616,14 +743,20 @@
             console.warn("polling the game failed:", error);
           }
         },
-      });
+      }, view.token);
     }
 
     standing();
     showRecent();
     setBusy(false);
-    refresh();
-    follow();
+    // Whose token first: the state, the moves offered and Undo all depend on it.
+    identify().then(() => {
+      showWho();
+      setBusy(false);
+      refresh();
+      follow();
+      if (view.token && view.status === "active" && view.moves.length) describeAgain();
+    });
     T.recorder = { view, refresh, record };
   }
 

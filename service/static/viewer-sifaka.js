@@ -1,12 +1,12 @@
 /* Sifaka, drawn from its state (domain/sifaka/views.py): the grid of visible boxes (x to the
  * east, y to the south) with their palms, arrows, mangos and huts, the Mango counters lying on the
  * board, the starting slots still free, and the four sifakas (one per seat) facing their way; then
- * a row per seat with its counters, its score and, with the token, the card in hand.
+ * a row per seat with its counters, its score and the card in hand, where the viewer sees them.
  *
  * Data attributes: on each box data-x, data-y, data-kind and data-palms, data-arrow, data-mango or
  * data-hut, data-counter and data-counter-value (where known); on each pawn data-seat, data-x,
  * data-y and data-facing; on each seat's row data-seat, data-counters (JSON), data-score (when
- * shown), data-hand (when shown).
+ * shown), data-hand (the card held, when shown).
  */
 "use strict";
 
@@ -200,7 +200,9 @@
       const top = seat * (ROW + 6);
       const counters = state.counters[seat];
       const score = state.scores ? state.scores[seat] : null;
-      const hand = state.hands ? state.hands[seat] : undefined;
+      // A null hand is either no card or a card this viewer may not see: hand_sizes tells which.
+      const hand = state.hands ? state.hands[seat] : null;
+      const held = hand !== null && hand !== undefined;
       const current = state.current_player === seat;
       const winner = (state.winners || []).includes(seat);
       const row = svg("g", {
@@ -208,7 +210,7 @@
         "data-seat": seat,
         "data-counters": JSON.stringify(counters),
         "data-score": score === null ? null : score,
-        "data-hand": hand === undefined ? null : JSON.stringify(hand),
+        "data-hand": held ? JSON.stringify(hand) : null,
         "data-hand-size": state.hand_sizes[seat],
         "data-current": current ? "true" : null,
       });
@@ -231,7 +233,7 @@
       });
       if (!counters.length) row.append(text(countersX - 8, top + ROW / 2 + 4, "no counter", { class: "small" }));
       // The card in hand: its four boxes at rotation 0.
-      if (hand !== undefined && hand !== null && cards[String(hand)]) {
+      if (held && cards[String(hand)]) {
         const mini = 17;
         const x0 = handX;
         const handGroup = svg("g", { class: "hand-card", "data-card": hand });
@@ -247,7 +249,8 @@
       const taken = counters.map((counter) => `${counter.colour}${counter.value ? ` ${counter.value}` : ""}`);
       let words = `${ctx.players[seat]} (${colours[seat]}${winner ? ", winner" : ""}): ${counters.length ? `counters ${taken.join(", ")}` : "no counter"}`;
       if (score !== null) words += `; score ${score}`;
-      if (hand !== undefined) words += hand === null ? "; no card in hand" : `; card ${hand} in hand`;
+      if (held) words += `; card ${hand} in hand`;
+      else words += state.hand_sizes[seat] ? "; a card in hand, hidden" : "; no card in hand";
       lines.push(words + ".");
     }
     return { title: `Sifaka after move ${ctx.at} of ${ctx.version}`, description: lines.join(" ") };

@@ -4,9 +4,14 @@
  * fetches the state after move N from the API (GET /games/{id}/state?at=N) and hands it to the
  * game's renderer (viewer-<game>.js, registered in Tabletape.renderers), which draws it as SVG.
  *
- * The recorder's token comes from the address's fragment (#token=..., never sent to the server
- * by the browser) and goes on every fetch as "Authorization: Bearer": with it the API gives the
- * full state (hands and all), without it the public view, and the full one once the game is over.
+ * A token comes from the address's fragment (#token=..., never sent to the server by the browser)
+ * and goes on every fetch as "Authorization: Bearer". GET /games/{id} says whose it is (its
+ * "viewer"): the recorder's shows everything, a seat's that player's own hand besides the public
+ * information; without a token the public view. Once the game is over, everyone sees everything.
+ * A token that is not one of the game's is refused (401): the page then shows the public view.
+ *
+ * The move list is rendered by the server for the public (the token stays in the fragment); with
+ * a token, the moves are worded again from GET /events, which then shows what the token may see.
  *
  * A game being recorded is followed live: an EventSource on /games/{id}/stream ("move" messages
  * carry the stored event and its version, "end" says the game is over); where the stream is not
@@ -16,6 +21,7 @@
 
 (function () {
   const SVG_NS = "http://www.w3.org/2000/svg";
+  const PAGE = 1000; // events asked for per GET /events
   const Tabletape = (window.Tabletape = window.Tabletape || {});
   Tabletape.renderers = Tabletape.renderers || {};
 
@@ -103,7 +109,8 @@
 
   // The viewer ------------------------------------------------------------------------------------
 
-  /** The recorder's token: only ever in the URL's fragment, which the browser never sends. */
+  /** The page's token (the recorder's or a seat's): only ever in the URL's fragment, which the
+   * browser never sends. */
   function tokenFromFragment() {
     const fragment = new URLSearchParams(window.location.hash.replace(/^#/, ""));
     return fragment.get("token") || null;
@@ -111,9 +118,14 @@
 
   /** Follow a game being recorded: its event stream from move `fromSeq`, or, where no stream is to
    * be had (no EventSource, a 404, three failed connections in a row), a poll every 2 seconds.
-   * hooks: onMove(event, or null for a message that is not one), onOpen(), onEnd(), onPoll(), and
-   * setLive("stream" | "polling" | null). Returns the function that stops following. */
-  function followGame(base, fromSeq, hooks) {
+   * hooks: onMove(event, or null for a message to fetch yourself), onOpen(), onEnd(), onPoll(),
+   * and setLive("stream" | "polling" | null). Returns the function that stops following.
+   *
+   * An EventSource cannot send the Authorization header, so the stream is always the public one.
+   * With a `token`, its events may say less than the token may see (another seat's draw is hidden
+   * from the public, not from the recorder): each "move" message is then only a notice, handed to
+   * onMove as null, and the page fetches GET /events with its token. */
+  function followGame(base, fromSeq, hooks, token) {
     let source = null;
     let pollTimer = null;
     let failures = 0;
@@ -143,10 +155,12 @@
     source.addEventListener("move", (message) => {
       failures = 0;
       let event = null;
-      try {
-        event = JSON.parse(message.data);
-      } catch (error) {
-        console.warn("a stream message that is not an event:", error);
+      if (!token) {
+        try {
+          event = JSON.parse(message.data);
+        } catch (error) {
+          console.warn("a stream message that is not an event:", error);
+        }
       }
       hooks.onMove(event);
     });
@@ -164,8 +178,43 @@
     return stop;
   }
 
+  /** Another token in the fragment (a link pasted into the tab already open) loads no page: the
+   * browser only moves within it. So the page starts again, as the new token's holder sees it. */
+  function reloadOnNewToken(token) {
+    window.addEventListener("hashchange", () => {
+      if (tokenFromFragment() !== token) window.location.reload();
+    });
+  }
+
   Tabletape.tokenFromFragment = tokenFromFragment;
+  Tabletape.reloadOnNewToken = reloadOnNewToken;
   Tabletape.followGame = followGame;
+
+  /** Check the seed commitment again in this browser, where crypto.subtle is to be had: SHA-256
+   * of the canonical JSON {"salt": "<salt>", "seed": <seed>}, as service/chain.py makes it. The
+   * page's data carries the seed as a string of digits (once the game is over): a JS Number
+   * would round a seed above 2**53, so the digits go into the JSON text as they are. */
+  async function checkCommitment(data, paragraph) {
+    const seed = data.seed;
+    if (!paragraph || typeof seed !== "string" || !/^\d+$/.test(seed)) return;
+    if (typeof data.seed_salt !== "string" || typeof data.seed_commitment !== "string") return;
+    if (!(window.crypto && window.crypto.subtle)) return;
+    const canonical = `{"salt":${JSON.stringify(data.seed_salt)},"seed":${seed}}`;
+    try {
+      const digest = await window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(canonical));
+      const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+      const matches = hex === data.seed_commitment.toLowerCase();
+      const note = document.createElement("span");
+      note.className = matches ? "checked" : "error";
+      note.textContent = matches
+        ? " Checked again in this browser: it matches."
+        : ` Checked again in this browser: it does NOT match (${hex}).`;
+      paragraph.append(note);
+      paragraph.dataset.browserCheck = matches ? "pass" : "fail";
+    } catch (error) {
+      console.warn("could not check the commitment here:", error);
+    }
+  }
 
   function start() {
     const dataNode = document.getElementById("viewer-data");
@@ -199,8 +248,14 @@
       void: (data.void || []).slice(),
       at: data.at,
       token: tokenFromFragment(),
+      // Whose eyes the page shows the game through (GET /games/{id}'s "viewer"): "recorder",
+      // "seat" (with `seat`) or "public"; null until known.
+      role: null,
+      seat: null,
+      refused: false, // the fragment's token was not one of the game's
     };
     const base = `/games/${encodeURIComponent(view.id)}`;
+    reloadOnNewToken(view.token);
     const states = new Map(); // at -> state: a state after move N never changes (but see finish)
     let request = 0; // the latest step asked for: only its answer is drawn
     let shown = null; // the state drawn, and after which move
@@ -219,9 +274,38 @@
         } catch (ignored) {
           /* not the API's error body */
         }
-        throw new Error(message);
+        const error = new Error(message);
+        error.status = response.status;
+        throw error;
       }
       return response.json();
+    }
+
+    /** Learn whose token the page holds. Every request with a token that is not the game's is
+     * refused (401), so such a token is dropped, and the page goes on as the public. */
+    async function identify() {
+      if (!view.token) {
+        view.role = "public";
+        return;
+      }
+      try {
+        const game = await getJSON(base);
+        view.role = game.viewer.role;
+        view.seat = game.viewer.seat;
+      } catch (error) {
+        if (error.status !== 401) {
+          console.warn("could not tell whose token this is:", error);
+          return; // role unknown: the token still goes out, and the API answers for it
+        }
+        view.token = null;
+        view.refused = true;
+        view.role = "public";
+      }
+    }
+
+    /** Whether the states shown are whole: the recorder's, or anyone's once the game is over. */
+    function seesAll() {
+      return view.role === "recorder" || view.status !== "active";
     }
 
     function statusLine(at) {
@@ -266,17 +350,21 @@
       markCurrent(at);
     }
 
-    function showAccess(state) {
-      const full = Object.prototype.hasOwnProperty.call(state, "hands");
-      access.classList.toggle("full", full && view.status === "active");
-      if (view.status !== "active") {
+    function showAccess() {
+      const active = view.status === "active";
+      access.classList.toggle("full", active && (view.role === "recorder" || view.role === "seat"));
+      if (!active) {
         access.textContent = "The game is over: everything is shown.";
-      } else if (full) {
-        access.textContent = "Recorder's view: the token in this link shows the hidden cards.";
-      } else if (view.token) {
+      } else if (view.role === "recorder") {
+        access.textContent = "Recorder's view: the token in this link shows every hidden card.";
+      } else if (view.role === "seat") {
+        access.textContent = `Seat view: ${seatName(view.seat, view.players)}'s hand shown, the others hidden.`;
+      } else if (view.refused) {
         access.textContent = "The token in this link is not this game's: public view, hidden cards stay hidden.";
+      } else if (view.token) {
+        access.textContent = "Could not check this link's token: the board shows what the service allows it.";
       } else {
-        access.textContent = "Public view: hidden cards stay hidden. The recorder's link, ending in #token=…, shows them.";
+        access.textContent = "Public view: hidden cards stay hidden. A player's link (ending in #token=…) shows that player's hand; the recorder's shows them all.";
       }
     }
 
@@ -311,8 +399,9 @@
       shown = { state, at };
       board.dataset.at = String(at);
       board.dataset.version = String(view.version);
-      board.dataset.full = String(Object.prototype.hasOwnProperty.call(state, "hands"));
-      showAccess(state);
+      board.dataset.full = String(seesAll());
+      board.dataset.viewer = view.role || "unknown";
+      showAccess();
     }
 
     /** Show the state after move ``at``: at once from the cache, else once fetched. */
@@ -434,15 +523,24 @@
       else updateControls();
     }
 
+    let catchAgain = false;
     function catchUp() {
-      if (catching) return catching;
+      // A move announced while a fetch is under way may have been stored after that fetch was
+      // answered: fetch once more when it is done.
+      if (catching) {
+        catchAgain = true;
+        return catching;
+      }
       catching = (async () => {
         try {
-          for (;;) {
-            const body = await getJSON(`${base}/events?from=${view.version + 1}&limit=1000`);
-            addEvents(body.events);
-            if (body.events.length < 1000) break;
-          }
+          do {
+            catchAgain = false;
+            for (;;) {
+              const body = await getJSON(`${base}/events?from=${view.version + 1}&limit=${PAGE}`);
+              addEvents(body.events);
+              if (body.events.length < PAGE) break;
+            }
+          } while (catchAgain);
         } catch (error) {
           console.warn("could not fetch the new moves:", error);
         } finally {
@@ -450,6 +548,32 @@
         }
       })();
       return catching;
+    }
+
+    /** Word again the moves listed so far, from GET /events as this page may read it: the server
+     * rendered the public list, and a token (or the game's end) may show more, such as a seat's
+     * own cards. Only the moves that now read differently change. */
+    async function describeAgain() {
+      try {
+        for (let from = 1; from <= view.moves.length; from += PAGE) {
+          const body = await getJSON(`${base}/events?from=${from}&limit=${PAGE}`);
+          body.events.forEach(relabel);
+          if (body.events.length < PAGE) break;
+        }
+      } catch (error) {
+        console.warn("could not fetch the moves:", error);
+      }
+    }
+
+    function relabel(event) {
+      const index = event.seq - 1;
+      if (!(index >= 0 && index < view.moves.length)) return;
+      const line = describe(event, view.players);
+      if (line === view.moves[index]) return;
+      view.moves[index] = line;
+      const words = moveList.querySelector(`li[data-at="${event.seq}"] .text`);
+      if (words) words.textContent = line;
+      if (view.at === event.seq) status.textContent = statusLine(view.at);
     }
 
     function setLive(mode) {
@@ -477,7 +601,8 @@
       }
     }
 
-    /** The game is over: every state may now be shown whole, so the cache starts again. */
+    /** The game is over: every state and move may now be shown whole, so the cache starts again
+     * and the moves are worded again. */
     async function finish() {
       stopFollowing();
       try {
@@ -488,6 +613,7 @@
         showResult(game);
         states.clear();
         go(view.at, { initial: true });
+        await describeAgain();
       } catch (error) {
         console.warn("could not read the finished game:", error);
       }
@@ -509,7 +635,7 @@
             console.warn("polling the game failed:", error);
           }
         },
-      });
+      }, view.token);
     }
 
     // A change of width may call for the other layout.
@@ -525,8 +651,13 @@
     });
 
     updateControls();
-    go(view.at, { initial: true });
-    follow();
+    // Whose token first: a refused one would make every request below fail.
+    identify().then(() => {
+      go(view.at, { initial: true });
+      follow();
+      if (view.token && view.status === "active") describeAgain();
+      checkCommitment(data, document.getElementById("commitment"));
+    });
     Tabletape.viewer = { view, go, states };
   }
 

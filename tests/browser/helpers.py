@@ -1,5 +1,6 @@
 """What the browser tests and the README's screenshots share: the app under a real WSGI server in a
-thread, Debian's Chromium driven by Playwright, and games recorded through the API."""
+thread, Debian's Chromium driven by Playwright, and games recorded through the API (with the
+recorder's token, or a seat's where a test says so)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
-from tests.service.test_api import append, auth, create, legal
+from tests.service.test_api import create
 
 # The flags Chromium needs here: no sandbox as root, no GPU, and none of its own traffic (this
 # machine reaches nothing outside, and the pages must need nothing outside either).
@@ -79,6 +80,32 @@ class LiveServer:
         self._thread.join(timeout=10)
 
 
+def auth(game: dict[str, Any], seat: int | None = None) -> dict[str, str]:
+    """The recorder's Authorization header, or seat ``seat``'s."""
+    token = game["token"] if seat is None else game["seat_tokens"][seat]
+    return {"Authorization": f"Bearer {token}"}
+
+
+def legal(client: FlaskClient, game: dict[str, Any], seat: int | None = None) -> list[Any]:
+    """The moves the recorder (or seat ``seat``) may append now: GET /legal needs a token."""
+    response = client.get(f"/games/{game['id']}/legal", headers=auth(game, seat))
+    assert response.status_code == 200, response.json
+    moves: list[dict[str, Any]] = response.json["moves"]
+    return moves
+
+
+def append(
+    client: FlaskClient,
+    game: dict[str, Any],
+    move: dict[str, Any],
+    seat: int | None = None,
+    **headers: str,
+) -> Any:
+    return client.post(
+        f"/games/{game['id']}/events", json=move, headers={**auth(game, seat), **headers}
+    )
+
+
 def new_game(client: FlaskClient, game: str, seed: int = 7) -> dict[str, Any]:
     settings = GAMES[game]
     return create(client, game=game, players=settings["players"], seed=seed,
@@ -98,13 +125,24 @@ def play(client: FlaskClient, game: dict[str, Any], moves: int | None = None, se
     return version
 
 
-def state(client: FlaskClient, game: dict[str, Any], at: int, token: bool = True) -> Any:
-    headers = auth(game) if token else {}
+def state(
+    client: FlaskClient, game: dict[str, Any], at: int, token: bool = True, seat: int | None = None
+) -> Any:
+    """The state after move ``at``: the recorder's, seat ``seat``'s, or (token=False) the
+    public's."""
+    headers = auth(game, seat) if token else {}
     response = client.get(f"/games/{game['id']}/state?at={at}", headers=headers)
     assert response.status_code == 200, response.json
     return response.json
 
 
-def events(client: FlaskClient, game: dict[str, Any]) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = client.get(f"/games/{game['id']}/events").json["events"]
+def events(
+    client: FlaskClient, game: dict[str, Any], seat: int | None = None, token: bool = False
+) -> list[dict[str, Any]]:
+    """GET /events: as the public reads it (the pages' server-rendered move lists), or with the
+    recorder's token (token=True) or seat ``seat``'s."""
+    headers = auth(game, seat) if token or seat is not None else {}
+    response = client.get(f"/games/{game['id']}/events", headers=headers)
+    assert response.status_code == 200, response.json
+    found: list[dict[str, Any]] = response.json["events"]
     return found

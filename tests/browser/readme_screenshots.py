@@ -20,9 +20,15 @@ import redis
 from rq import SimpleWorker
 
 from service.embedded import EmbeddedRedis
-from tests.browser.helpers import CHROMIUM_ARGS, INSTALL_HINT, LiveServer, chromium_path, play
+from tests.browser.helpers import (
+    CHROMIUM_ARGS,
+    INSTALL_HINT,
+    LiveServer,
+    chromium_path,
+    create,
+    play,
+)
 from tests.conftest import make_app
-from tests.service.test_api import create
 
 
 def main() -> None:

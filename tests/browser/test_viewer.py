@@ -1,5 +1,6 @@
 """The replay viewer in a real Chromium: each game drawn as its state says, stepped through with
-the buttons, the keys, the slider and the move list's links; a game followed live; the token.
+the buttons, the keys, the slider and the move list's links; a game followed live; the tokens (the
+recorder's shows everything, a seat's its own hand); the seed commitment of a finished game.
 
 What is drawn is read back from the SVG's data attributes and from the drawn cards, tokens and
 pawns themselves, and compared with the state JSON the API serves for the same move.
@@ -8,17 +9,27 @@ pawns themselves, and compared with the state JSON the API serves for the same m
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from service.pages import describe
-from tests.browser.helpers import GAMES, LiveServer, events, new_game, play, state
-from tests.service.test_api import append, legal
+from tests.browser.helpers import (
+    GAMES,
+    LiveServer,
+    append,
+    create,
+    events,
+    legal,
+    new_game,
+    play,
+    state,
+)
 
 BOARD = "svg#board"
 
@@ -41,13 +52,13 @@ def cards_in(page: Page, selector: str) -> list[Any]:
 def check_mada(page: Page, shown: dict[str, Any]) -> None:
     seats = datasets(page, f"{BOARD} g.seat")
     assert len(seats) == len(shown["hand_sizes"])
-    full = "hands" in shown
     for seat, drawn in enumerate(seats):
         inside = f'{BOARD} g.seat[data-seat="{seat}"]'
         assert json.loads(drawn["pile"]) == shown["piles"][seat]
         assert cards_in(page, f"{inside} g.pile g.card") == shown["piles"][seat]
         assert int(drawn["handSize"]) == shown["hand_sizes"][seat]
-        if full:
+        # Every view has hands: null where this viewer may not see the hand.
+        if shown["hands"][seat] is not None:
             assert json.loads(drawn["hand"]) == shown["hands"][seat]
             assert cards_in(page, f"{inside} g.hand g.card") == shown["hands"][seat]
         else:
@@ -88,7 +99,7 @@ def check_madcala(page: Page, shown: dict[str, Any]) -> None:
         assert int(drawn["maxHealth"]) == shown["max_health"][seat]
         assert int(drawn["reserve"]) == shown["reserves"][seat]
         assert int(drawn["handSize"]) == shown["hand_sizes"][seat]
-        if "hands" in shown:
+        if shown["hands"][seat] is not None:
             assert json.loads(drawn["hand"]) == shown["hands"][seat]
         else:
             assert "hand" not in drawn
@@ -126,9 +137,13 @@ def check_sifaka(page: Page, shown: dict[str, Any]) -> None:
     ]
     for seat, drawn in enumerate(datasets(page, f"{BOARD} g.seat")):
         assert json.loads(drawn["counters"]) == shown["counters"][seat]
-        if "scores" in shown:
+        assert int(drawn["handSize"]) == shown["hand_sizes"][seat]
+        if shown["scores"][seat] is not None:
             assert int(drawn["score"]) == shown["scores"][seat]
-        if "hands" in shown:
+        else:
+            assert "score" not in drawn
+        # A null hand: no card, or one this viewer may not see. data-hand is a card shown.
+        if shown["hands"][seat] is not None:
             assert json.loads(drawn["hand"]) == shown["hands"][seat]
         else:
             assert "hand" not in drawn
@@ -154,11 +169,12 @@ class Viewer:
     def stored(self) -> list[dict[str, Any]]:
         return events(self.client, self.game)
 
-    def expect_at(self, at: int, *, token: bool = True) -> None:
-        """The board, the slider, the live status line and the move list all say move ``at``."""
+    def expect_at(self, at: int, *, token: bool = True, seat: int | None = None) -> None:
+        """The board, the slider, the live status line and the move list all say move ``at``;
+        the board as the recorder (or seat ``seat``, or without a token the public) sees it."""
         version = self.client.get(f"/games/{self.game['id']}").json["version"]
         expect(self.page.locator(BOARD)).to_have_attribute("data-at", str(at))
-        self.check(self.page, state(self.client, self.game, at, token=token))
+        self.check(self.page, state(self.client, self.game, at, token=token, seat=seat))
         expect(self.page.locator("#slider")).to_have_value(str(at))
         if at == 0:
             words = "the start"
@@ -234,6 +250,8 @@ def test_step_through_a_recorded_game(page: Page, server: LiveServer, game_name:
     assert in_the_browser == said
 
 
+# A token that is not the game's is refused (401): Chromium logs that answer as a failed load.
+@pytest.mark.console_error("status of 401")
 def test_hidden_cards_show_only_with_the_token(page: Page, server: LiveServer) -> None:
     game = new_game(server.client, "mada")
     play(server.client, game, moves=4)
@@ -246,24 +264,67 @@ def test_hidden_cards_show_only_with_the_token(page: Page, server: LiveServer) -
     page.goto(viewer.url)
     viewer.expect_at(4, token=False)
     expect(page.locator(BOARD)).to_have_attribute("data-full", "false")
+    expect(page.locator(BOARD)).to_have_attribute("data-viewer", "public")
     assert page.locator(f"{BOARD} g.seat[data-hand]").count() == 0
     expect(page.locator("#access")).to_contain_text("Public view")
 
     page.goto(f"{viewer.url}?at=4#token={game['token']}")
     viewer.expect_at(4, token=True)
     expect(page.locator(BOARD)).to_have_attribute("data-full", "true")
+    expect(page.locator(BOARD)).to_have_attribute("data-viewer", "recorder")
+    assert page.locator(f"{BOARD} g.seat[data-hand]").count() == 3
     expect(page.locator("#access")).to_contain_text("Recorder's view")
     page.keyboard.press("ArrowLeft")
     viewer.expect_at(3, token=True)
     assert page.url.endswith(f"?at=3#token={game['token']}"), "the token stays in the fragment"
 
+    # A seat's link: that player's hand, the others face down.
+    ben = game["seat_tokens"][1]
+    page.goto(f"{viewer.url}?at=4#token={ben}")
+    viewer.expect_at(4, seat=1)
+    expect(page.locator(BOARD)).to_have_attribute("data-full", "false")
+    expect(page.locator(BOARD)).to_have_attribute("data-viewer", "seat")
+    expect(page.locator(f"{BOARD} g.seat[data-hand]")).to_have_count(1)
+    expect(page.locator(f'{BOARD} g.seat[data-seat="1"]')).to_have_attribute(
+        "data-hand", re.compile(r"^\[")
+    )
+    expect(page.locator("#access")).to_have_text("Seat view: Ben's hand shown, the others hidden.")
+
     page.goto(f"{viewer.url}?at=2#token=not-the-token")
     viewer.expect_at(2, token=False)
     expect(page.locator("#access")).to_contain_text("not this game's")
+    expect(page.locator(BOARD)).to_have_attribute("data-viewer", "public")
 
     assert all(game["token"] not in url for url, _ in sent), "the token went into an address"
+    assert all(ben not in url for url, _ in sent), "a seat's token went into an address"
     with_token = [url for url, header in sent if header == f"Bearer {game['token']}"]
     assert any("/state?at=4" in url for url in with_token)
+    assert any("/state?at=4" in url for url, header in sent if header == f"Bearer {ben}")
+
+
+def test_a_seats_link_words_its_own_moves_whole(page: Page, server: LiveServer) -> None:
+    """The server renders the public move list; a seat's page words again what its token shows
+    (its own cards dealt), and the others' stay hidden."""
+    client = server.client
+    game = create(client, players=["Ana", "Ben"], seed=11, options={"chance": "observed"})
+    for _ in range(2):  # the recorder names the cards dealt to each seat
+        assert append(client, game, legal(client, game)[0]).status_code == 201
+    viewer = Viewer(page, server, game)
+    public = [describe(event, game["players"]) for event in events(client, game)]
+    anas = [describe(event, game["players"]) for event in events(client, game, seat=0)]
+    assert public[0] != anas[0] and public[1] == anas[1], "Ana sees her own deal only"
+
+    page.goto(viewer.url)
+    viewer.expect_at(2, token=False)
+    expect(page.locator("#moves li .text")).to_have_text(["the start", *public])
+
+    # Ana's link pasted into the same tab: only the fragment changes, and the page starts again.
+    page.evaluate("(token) => { window.location.hash = `token=${token}`; }", game["seat_tokens"][0])
+    expect(page.locator("#access")).to_have_text("Seat view: Ana's hand shown, the others hidden.")
+    viewer.expect_at(2, seat=0)
+    expect(page.locator("#moves li .text")).to_have_text(["the start", *anas])
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_role("status")).to_have_text(f"move 1 of 2: {anas[0]}")
 
 
 def without_the_stream(page: Page) -> None:
@@ -429,14 +490,91 @@ def test_a_game_with_no_move_yet(page: Page, server: LiveServer) -> None:
     expect(page.get_by_role("button", name="First")).to_be_disabled()
 
 
+def test_the_viewer_of_a_finished_game_shows_the_seed_commitment(
+    page: Page, server: LiveServer
+) -> None:
+    client = server.client
+    game = new_game(client, "madcala")
+    # While the game is on, the header shows the commitment, not the seed.
+    page.goto(f"{server.url}/games/{game['id']}/view")
+    expect(page.locator(".meta code.commitment")).to_have_text(f"{game['seed_commitment'][:16]}…")
+    expect(page.locator("#commitment")).to_have_count(0)
+    assert "seed 7" not in (page.locator(".meta").text_content() or "")
+
+    play(client, game)
+    page.goto(f"{server.url}/games/{game['id']}/view")
+    paragraph = page.locator("#commitment")
+    expect(paragraph).to_be_visible()
+    expect(paragraph).to_contain_text("committed to before the first move")
+    expect(paragraph).to_contain_text(game["seed_commitment"])
+    expect(paragraph).to_contain_text("Check passed")
+    expect(page.locator(".meta")).to_contain_text("seed 7")
+
+
+BIG_SEED = 18446744073709551615  # 2**64 - 1: far above 2**53, where a JS Number rounds
+
+
+@pytest.mark.parametrize("tampered", [False, True])
+def test_the_browser_checks_the_commitment_again_from_the_seeds_digits(
+    page: Page, server: LiveServer, tampered: bool
+) -> None:
+    """viewer.js checks the commitment with crypto.subtle when the page's data carries the seed as
+    a string (with seed_salt and seed_commitment). The server does not put them there yet: the test
+    adds them to the page as pages.py would, from the finished game's resource."""
+    client = server.client
+    game = create(client, game="madcala", players=["Ana", "Ben"], seed=BIG_SEED,
+                  options={"health": 3})  # fmt: skip
+    play(client, game)
+    finished = client.get(f"/games/{game['id']}").json
+    assert finished["seed"] == BIG_SEED and finished["status"] != "active"
+    salt = finished["seed_salt"]
+    if tampered:
+        salt = ("0" if salt[0] != "0" else "1") + salt[1:]
+
+    def with_the_seed(route: Route) -> None:
+        answer = route.fetch()
+        html = answer.text()
+        found = re.search(r'(<script type="application/json" id="viewer-data">)(.*?)(</script>)',
+                          html, re.S)  # fmt: skip
+        assert found
+        data = json.loads(found.group(2))
+        data.setdefault("seed", str(BIG_SEED))
+        data.setdefault("seed_commitment", finished["seed_commitment"])
+        data["seed_salt"] = salt if tampered else data.get("seed_salt", salt)
+        html = html.replace(found.group(2), json.dumps(data))
+        route.fulfill(response=answer, body=html)
+
+    url = f"{server.url}/games/{game['id']}/view"
+    page.route(url, with_the_seed)
+    page.goto(url)
+    paragraph = page.locator("#commitment")
+    expect(paragraph).to_have_attribute("data-browser-check", "fail" if tampered else "pass")
+    expect(paragraph).to_contain_text(
+        "it does NOT match" if tampered else "Checked again in this browser: it matches."
+    )
+
+
 CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
 
 
 def test_the_pages_text_has_a_contrast_of_at_least_4_5_to_1(page: Page, server: LiveServer) -> None:
     game = new_game(server.client, "mada")
     play(server.client, game, moves=5)
-    for path in (f"/games/{game['id']}/view", "/", "/stats/mada/view"):
+    over = new_game(server.client, "madcala")
+    play(server.client, over)
+    paths = (
+        f"/games/{game['id']}/view",
+        f"/games/{game['id']}/view#token={game['seat_tokens'][0]}",
+        f"/games/{over['id']}/view",  # with the commitment's check
+        f"/games/{game['id']}/record#token={game['seat_tokens'][1]}",
+        "/",
+        "/stats/mada/view",
+    )
+    for path in paths:
+        page.goto("about:blank")
         page.goto(f"{server.url}{path}")
+        # Drawn, and the page's own words (whose view, whose link) in place.
+        page.wait_for_selector("svg#board[data-viewer], main:not(:has(svg#board))")
         ratios = page.evaluate(CONTRAST)
         assert ratios, path
         low = [(text, round(ratio, 2)) for text, ratio in ratios if ratio < 4.5]

@@ -10,6 +10,7 @@ import pytest
 from domain import game_names, get_game
 from domain.corrections import fold, standing_moves, voided
 from domain.errors import GameFinishedError, IllegalMoveError, InvalidEventError
+from domain.viewers import RECORDER
 
 RETRACT = {"type": "retract"}
 # Small games that end quickly (Madcala's health is an option).
@@ -84,5 +85,5 @@ def test_a_game_with_retractions_equals_the_game_without_the_voided_moves(
         clean = game.replay(game.min_players, seed, game.options(OPTIONS[name], game.min_players),
                             standing_moves(record))  # fmt: skip
         folded = fold(game, fresh, record).state
-        assert game.view(folded, full=True) == game.view(clean, full=True)
+        assert game.view(folded, RECORDER) == game.view(clean, RECORDER)
     assert record.count(RETRACT) > 0

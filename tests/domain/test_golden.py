@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from domain import get_game
+from domain.viewers import RECORDER
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 
@@ -50,7 +51,7 @@ def record(name: str, players: list[str], seed: int, raw_options: dict[str, Any]
         "options": options,
         "rules_version": game.rules_version,
         "events": events,
-        "expected": {"state": game.view(state, full=True), "result": game.result(state)},
+        "expected": {"state": game.view(state, RECORDER), "result": game.result(state)},
     }
 
 
@@ -65,7 +66,7 @@ def test_golden_game_replays_to_its_recorded_end(name: str) -> None:
     assert stored["rules_version"] == game.rules_version
     players = len(stored["players"])
     state = game.replay(players, stored["seed"], stored["options"], stored["events"])
-    assert game.view(state, full=True) == stored["expected"]["state"]
+    assert game.view(state, RECORDER) == stored["expected"]["state"]
     assert game.result(state) == stored["expected"]["result"]
 
 

@@ -18,6 +18,7 @@ import pytest
 
 from domain.errors import IllegalMoveError, InvalidEventError
 from domain.mada import Mada, MadaState
+from domain.viewers import PUBLIC, RECORDER
 
 GAME = Mada()
 CARDS: list[Any] = [*range(1, 14), "lemur", "double_lemur", "scorpion"]
@@ -97,7 +98,7 @@ def check_accepts_exactly_the_legal_moves(
 
 
 def check_invariants(state: MadaState, deck: Counter[Any], pears: dict[int, int]) -> None:
-    shown = GAME.view(state, full=True)
+    shown = GAME.view(state, RECORDER)
     assert json.loads(json.dumps(shown)) == shown
     everywhere: Counter[Any] = Counter(shown["discard"])
     for cards in (*shown["hands"], *shown["piles"], *shown["set_aside"]):
@@ -109,10 +110,11 @@ def check_invariants(state: MadaState, deck: Counter[Any], pears: dict[int, int]
     assert all(card != "scorpion" for pile in shown["piles"] for card in pile)
     assert all(isinstance(card, int) for cards in shown["set_aside"] for card in cards)
     assert max(shown["set_aside_counts"]) <= 5
-    public = GAME.view(state, full=False)
-    assert "hands" not in public and "draw_pile" not in public and "unseen" not in public
+    public = GAME.view(state, PUBLIC)
+    assert public["hands"] == [None] * state.players
+    assert "draw_pile" not in public and "unseen" not in public
+    assert public["set_aside"] == shown["set_aside"] and public["scores"] == shown["scores"]
     if shown["status"] == "active":
-        assert "set_aside" not in public and "scores" not in public
         assert shown["winners"] == [] and GAME.result(state) is None
 
 
@@ -144,11 +146,11 @@ def play_out(
         check_invariants(state, deck, pears)
         replayed = GAME.replay(players, seed, options, events)
         assert replayed == state
-        assert GAME.view(replayed, full=True) == GAME.view(state, full=True)
+        assert GAME.view(replayed, RECORDER) == GAME.view(state, RECORDER)
     assert GAME.legal_moves(state) == []
     result = GAME.result(state)
     assert result is not None and result["winners"]
-    assert GAME.view(state, full=True)["version"] == len(events)
+    assert GAME.view(state, RECORDER)["version"] == len(events)
     return state
 
 

@@ -23,6 +23,7 @@ from domain.errors import (
 from domain.mada import Mada, MadaState
 from domain.mada.catalog import DEFAULT_CATALOG, Card, card_order
 from domain.mada.state import Pending
+from domain.viewers import RECORDER
 
 GAME = Mada()
 L, DL, S = "lemur", "double_lemur", "scorpion"
@@ -71,7 +72,7 @@ def observed(players: int, *deals: list[Card], **options: Any) -> MadaState:
 
 
 def full(state: MadaState) -> dict[str, Any]:
-    return GAME.view(state, full=True)
+    return GAME.view(state, RECORDER)
 
 
 # --- components and catalog ---------------------------------------------------------------------
@@ -803,7 +804,7 @@ def test_fifth_lemur_is_rejected_in_observed_mode() -> None:
         observed(2, [L, L, L], [L, L, 2])
 
 
-# --- views --------------------------------------------------------------------------------------
+# --- views (what each viewer may see: test_mada_views.py) ---------------------------------------
 
 MUST_FIELDS = {
     "version",
@@ -834,29 +835,6 @@ def test_full_view_has_every_must_field_and_the_seeded_draw_pile() -> None:
 def test_version_counts_the_events_applied() -> None:
     state = observed(2, [1, 2, 3], [4, 5, 6])
     assert full(move(state, "play", 0, card=1))["version"] == 3
-
-
-def test_public_view_hides_hands_draw_pile_and_set_aside() -> None:
-    state = table(hands=[[4, 6], [L]], set_aside=[[9], []], draw=[1, 2])
-    shown = GAME.view(state, full=False)
-    for hidden in ("hands", "draw_pile", "unseen", "set_aside", "scores"):
-        assert hidden not in shown
-    assert shown["hand_sizes"] == [2, 1]
-    assert shown["set_aside_counts"] == [1, 0]
-    assert shown["draw_pile_size"] == 2
-
-
-def test_public_view_of_an_observed_game_hides_the_unseen_cards() -> None:
-    assert "unseen" not in GAME.view(observed(2, [1, 2, 3], [4, 5, 6]), full=False)
-
-
-def test_public_view_shows_scores_once_the_game_is_over() -> None:
-    state = lost_round(piles=[[5], [13], [1]], set_aside=[[13] * 4, [1] * 4, [2] * 4])
-    shown = GAME.view(state, full=False)
-    assert shown["scores"] == [24, 10, 5]
-    assert shown["set_aside"][1] == [1, 1, 1, 1, 13]
-    assert shown["winners"] == [0]
-    assert "hands" not in shown
 
 
 def test_current_player_is_the_seat_whose_decision_is_awaited() -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from domain.game import Event, Game
 from domain.mada import Mada, MadaState
+from domain.viewers import Viewer
 
 GAME = Mada()
 SMALL_CATALOG = {
@@ -144,8 +145,11 @@ class Coin(Game[int]):
     def legal_moves(self, state: int) -> list[dict[str, Any]]:
         return []
 
-    def view(self, state: int, *, full: bool) -> dict[str, Any]:
+    def view(self, state: int, viewer: Viewer) -> dict[str, Any]:
         return {}
+
+    def to_act(self, state: int) -> int | None:
+        return None
 
     def result(self, state: int) -> dict[str, Any] | None:
         return {"winners": [state], "scores": [1 - state, state]}

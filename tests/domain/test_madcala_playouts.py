@@ -23,13 +23,14 @@ import pytest
 from domain.errors import IllegalMoveError, InvalidEventError
 from domain.madcala import Madcala, MadcalaState
 from domain.madcala.catalog import EFFECTS
+from domain.viewers import PUBLIC, RECORDER
 
 GAME = Madcala()
 EVENT_LIMIT = 40_000
 
 
 def check_invariants(state: MadcalaState) -> None:
-    shown = GAME.view(state, full=True)
+    shown = GAME.view(state, RECORDER)
     assert json.loads(json.dumps(shown)) == shown
     for seat in range(2):
         on_board = sum(space["normal"][seat] for space in shown["spaces"])
@@ -52,8 +53,8 @@ def check_invariants(state: MadcalaState) -> None:
     if shown["status"] == "active":
         assert len(shown["hands"][1 - shown["current_player"]]) <= 2
         assert shown["winners"] == [] and GAME.result(state) is None
-    public = GAME.view(state, full=False)
-    assert "hands" not in public and "commoner_deck" not in public
+    public = GAME.view(state, PUBLIC)
+    assert public["hands"] == [None, None] and "commoner_deck" not in public
     assert "commoner_unseen" not in public
     assert public["hand_sizes"] == [len(hand) for hand in shown["hands"]]
 
@@ -114,7 +115,7 @@ def play_out(
     result = GAME.result(state)
     assert result is not None and result["winners"] and result["draw"] is False
     assert result["scores"] == list(state.health) and min(state.health) == 0
-    assert GAME.view(state, full=True)["version"] == len(events)
+    assert GAME.view(state, RECORDER)["version"] == len(events)
     return state, events
 
 

@@ -29,6 +29,7 @@ from domain.madcala import Madcala, MadcalaState
 from domain.madcala.catalog import DEFAULT_CATALOG, EFFECTS, commoner_order
 from domain.madcala.state import PlusOne, Space
 from domain.rng import SplitMix64
+from domain.viewers import PUBLIC, RECORDER
 
 GAME = Madcala()
 NAMES = [entry["id"] for entry in DEFAULT_CATALOG["commoners"]]
@@ -107,7 +108,7 @@ def act(state: MadcalaState, kind: str, player: int | None = None, **fields: Any
 
 
 def full(state: MadcalaState) -> dict[str, Any]:
-    return GAME.view(state, full=True)
+    return GAME.view(state, RECORDER)
 
 
 def normals(state: MadcalaState, seat: int = 0) -> list[int]:
@@ -883,10 +884,10 @@ def test_full_state_has_every_must_field_and_the_public_one_hides_hands_and_deck
                  "commoner_discard", "extra_turns", "winners"):  # fmt: skip
         assert name in shown
     assert len(shown["spaces"]) == 12 and shown["hands"] == [["cook"], ["dodo", "pat"]]
-    public = GAME.view(state, full=False)
-    assert "hands" not in public and "commoner_deck" not in public
+    public = GAME.view(state, PUBLIC)
+    assert public["hands"] == [None, None] and "commoner_deck" not in public
     assert public["hand_sizes"] == [1, 2] and public["commoner_deck_size"] == 10
-    observed = GAME.view(table(chance="observed"), full=False)
+    observed = GAME.view(table(chance="observed"), PUBLIC)
     assert "commoner_unseen" not in observed
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from domain.mada import Mada
 from domain.rng import SplitMix64
+from domain.viewers import RECORDER
 
 MASK = 2**64 - 1
 
@@ -69,7 +70,7 @@ def _canonical_deck() -> list[object]:
 def test_seeded_deal_matches_an_independent_shuffle_and_deal(players: int, seed: int) -> None:
     game = Mada()
     state = game.new_game(players, seed, game.options({}, players))
-    shown = game.view(state, full=True)
+    shown = game.view(state, RECORDER)
 
     deck = _fisher_yates(_canonical_deck(), seed)
     dealt = [deck[seat : 3 * players : players] for seat in range(players)]

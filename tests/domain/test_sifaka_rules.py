@@ -28,6 +28,7 @@ from domain.sifaka import Sifaka, SifakaState
 from domain.sifaka.catalog import DEFAULT_CATALOG, Box, normalize_catalog, parse_box
 from domain.sifaka.geometry import Pos
 from domain.sifaka.state import Counter, Lying, Pawn, Placement, Square
+from domain.viewers import PUBLIC, RECORDER
 
 GAME = Sifaka()
 TOKENS = {
@@ -139,7 +140,7 @@ def act(state: SifakaState, kind: str, player: int, **fields: Any) -> SifakaStat
 
 
 def full(state: SifakaState) -> dict[str, Any]:
-    return GAME.view(state, full=True)
+    return GAME.view(state, RECORDER)
 
 
 def box_at(state: SifakaState, x: int, y: int) -> str | None:
@@ -945,25 +946,26 @@ def test_the_public_view_hides_counter_values_the_hand_card_and_the_piles() -> N
     state = act(state, "move", 0)
     state = act(state, "place", 1, x=-1, y=-1)  # the test deck's card 6: no mango
     state = replace(state, lying=(Lying(0, 0, Counter("red", 4)),))
-    public = GAME.view(state, full=False)
-    assert public["counters"] == [[{"colour": "green"}], []]
-    assert "scores" not in public
-    for hidden in ("hands", "draw_pile", "unseen", "counter_piles", "unseen_counters"):
+    public = GAME.view(state, PUBLIC)
+    assert public["counters"] == [[{"colour": "green", "value": None}], []]
+    assert public["scores"] == [None, None]
+    assert public["hands"] == [None, None] and public["hand_sizes"] == [1, 0]
+    for hidden in ("draw_pile", "unseen", "counter_piles", "unseen_counters"):
         assert hidden not in public
-    assert public["hand_sizes"] == [1, 0]
-    assert "counter_value" not in str(public) and "'value'" not in str(public)
+    assert "counter_value" not in str(public)
     assert {"x": 0, "y": 0, "kind": "blank", "counter": True} in public["boxes"]
     assert "counter_value" in str(full(state)["boxes"])
 
 
-def test_counter_values_show_to_everyone_once_the_game_is_over() -> None:
-    public = GAME.view(finished([("red", 4)], [("green", 1)]), full=False)
-    assert public["counters"] == [
+def test_values_and_scores_show_to_the_recorder_once_the_game_is_over() -> None:
+    # The service reads a finished game as the recorder: everyone sees this then.
+    shown = full(replace(finished([("red", 4)], [("green", 1)]), hands=(None, 6)))
+    assert shown["counters"] == [
         [{"colour": "red", "value": 4}],
         [{"colour": "green", "value": 1}],
     ]
-    assert public["scores"] == [4, 1]
-    assert "hands" not in public
+    assert shown["scores"] == [4, 1] and shown["hands"] == [None, 6]
+    assert shown["winners"] == [0]
 
 
 # --- legal moves ---------------------------------------------------------------------------------

@@ -28,7 +28,9 @@ def auth(game: dict[str, Any]) -> dict[str, str]:
 
 
 def legal(client: FlaskClient, game: dict[str, Any]) -> list[dict[str, Any]]:
-    moves: list[dict[str, Any]] = client.get(f"/games/{game['id']}/legal").json["moves"]
+    """The moves the recorder may append now (GET /legal needs a token)."""
+    response = client.get(f"/games/{game['id']}/legal", headers=auth(game))
+    moves: list[dict[str, Any]] = response.json["moves"]
     return moves
 
 
@@ -71,9 +73,12 @@ def test_create_returns_the_game_its_token_and_location(client: FlaskClient) -> 
         assert field in game
     assert (game["version"], game["status"], game["seed"]) == (0, "active", 7)
     assert game["rules_version"] == "mada/1"
-    fetched = client.get(f"/games/{game['id']}").json
-    assert "token" not in fetched
-    assert fetched == {k: v for k, v in game.items() if k != "token"}
+    assert len(game["seat_tokens"]) == 2 and len(set(game["seat_tokens"])) == 2
+    fetched = client.get(f"/games/{game['id']}", headers=auth(game)).json
+    assert "token" not in fetched and "seat_tokens" not in fetched
+    assert fetched["viewer"] == {"role": "recorder", "seat": None}
+    created = {k: v for k, v in game.items() if k not in ("token", "seat_tokens")}
+    assert {k: v for k, v in fetched.items() if k != "viewer"} == created
 
 
 def test_a_seed_is_drawn_when_none_is_given(client: FlaskClient) -> None:
@@ -134,9 +139,9 @@ def test_public_state_hides_hands_and_draw_pile(client: FlaskClient) -> None:
     public = client.get(f"/games/{game['id']}/state").json
     full = client.get(f"/games/{game['id']}/state", headers=auth(game)).json
     assert "hands" in full and "draw_pile" in full
-    assert "hands" not in public and "draw_pile" not in public
-    wrong = client.get(f"/games/{game['id']}/state", headers={"Authorization": "Bearer no"}).json
-    assert wrong == public
+    assert public["hands"] == [None, None, None] and "draw_pile" not in public
+    wrong = client.get(f"/games/{game['id']}/state", headers={"Authorization": "Bearer no"})
+    assert_error(wrong, 401, "unauthorized")
 
 
 def test_every_legal_move_is_accepted_as_is(client: FlaskClient) -> None:

@@ -62,7 +62,7 @@ def test_serve_runs_gunicorn_on_an_embedded_redis_that_a_worker_joins(tmp_path: 
         # Record the game to its end, then archive it with `tabletape worker`, which finds the
         # embedded Redis that `serve` started in the same data folder (no REDIS_URL either).
         url = f"{base}/games/{game['id']}"
-        while moves := request(f"{url}/legal")[1]["moves"]:
+        while moves := request(f"{url}/legal", token=game["token"])[1]["moves"]:
             assert request(f"{url}/events", moves[-1], token=game["token"])[0] == 201
         assert request(url)[1]["status"] == "finished"
         worker = subprocess.run(

@@ -22,9 +22,10 @@ from flask.testing import FlaskClient
 
 from domain.mada import Mada, MadaState
 from service.archive import Archive, archive_document
+from service.chain import FORMAT, event_hash, header_hash, seed_commitment
 from service.stats_api import stats as stats_blueprint
 from service.stats_cli import stats as stats_command
-from service.store import GameRecord, StoredEvent, canonical_json, chain_hash, header_hash
+from service.store import GameRecord, StoredEvent
 from tests.conftest import make_app
 from workers.stats import (
     StatsError,
@@ -60,6 +61,8 @@ def play(seed: int, players: list[str], first_player: int = 0, chance: str = "se
         "game": "mada",
         "players": players,
         "seed": seed,
+        "seed_salt": "5a" * 16,
+        "seed_commitment": seed_commitment(seed, "5a" * 16),
         "options": options,
         "rules_version": GAME.rules_version,
     }
@@ -69,8 +72,9 @@ def play(seed: int, players: list[str], first_player: int = 0, chance: str = "se
     while not state.finished:
         body = rng.choice(GAME.legal_moves(state))
         state = GAME.apply(state, body)
-        previous = chain_hash(previous, canonical_json(body))
-        events.append(StoredEvent(len(events) + 1, body, "2025-05-01T12:00:00Z", previous))
+        seq, at = len(events) + 1, "2025-05-01T12:00:00Z"
+        previous = event_hash(previous, seq, at, body)
+        events.append(StoredEvent(seq, body, at, previous))
         states.append(state)
     record = GameRecord(
         id=hashlib.sha256(f"game {seed}".encode()).hexdigest()[:32],
@@ -78,8 +82,10 @@ def play(seed: int, players: list[str], first_player: int = 0, chance: str = "se
         created_at="2025-05-01T11:00:00Z",
         version=len(events),
         status="finished",
+        record_format=FORMAT,
         head_hash=previous,
         token_sha256="0" * 64,
+        seat_tokens_sha256=["0" * 64 for _ in players],
         finished_at="2025-05-01T12:00:00Z",
         result=GAME.result(state),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import redis
 
+from service.chain import FORMAT, canonical_json, event_hash, header_hash, seed_commitment
 from service.store import (
     Appended,
     Conflict,
@@ -12,9 +13,6 @@ from service.store import (
     GameRecord,
     Missing,
     Replayed,
-    canonical_json,
-    chain_hash,
-    header_hash,
 )
 
 
@@ -23,6 +21,8 @@ def record(game_id: str, **overrides: object) -> GameRecord:
         "game": "mada",
         "players": ["Ana", "Ben"],
         "seed": 2**64 - 1,
+        "seed_salt": "ab" * 16,
+        "seed_commitment": seed_commitment(2**64 - 1, "ab" * 16),
         "options": {"first_player": 0, "chance": "seeded"},
         "rules_version": "mada/1",
     }
@@ -31,8 +31,10 @@ def record(game_id: str, **overrides: object) -> GameRecord:
         "created_at": "2026-11-26T00:00:00.000Z",
         "version": 0,
         "status": "active",
+        "record_format": FORMAT,
         "head_hash": header_hash(header),
         "token_sha256": "0" * 64,
+        "seat_tokens_sha256": ["1" * 64, "2" * 64],
         **header,
         **overrides,
     }
@@ -42,13 +44,13 @@ def record(game_id: str, **overrides: object) -> GameRecord:
 def append(store: EventStore, game_id: str, version: int, body: dict[str, object], **kw: object):
     current = store.get(game_id)
     assert current is not None
-    canonical = canonical_json(body)
+    at = "2026-11-26T00:00:01.000Z"
     return store.append(
         game_id,
         expected_version=version,
-        canonical_body=canonical,
-        at="2026-11-26T00:00:01.000Z",
-        hash=chain_hash(current.head_hash, canonical),
+        canonical_body=canonical_json(body),
+        at=at,
+        hash=event_hash(current.head_hash, version + 1, at, body),
         **kw,  # type: ignore[arg-type]
     )
 
@@ -105,7 +107,7 @@ def test_hash_chain_links_each_event_to_the_one_before(
         append(store, "g1", version, {"type": "draw", "player": version % 2}, result=None)
     previous = header_hash(record("g1").header)
     for event in store.events("g1"):
-        assert event.hash == chain_hash(previous, canonical_json(event.body))
+        assert event.hash == event_hash(previous, event.seq, event.at, event.body)
         previous = event.hash
     assert store.get("g1").head_hash == previous  # type: ignore[union-attr]
 

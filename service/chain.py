@@ -1,0 +1,66 @@
+"""The record format: the seed commitment and the hash chain over a game's events.
+
+Record format 2 (the current one) chains from the **header hash**, SHA-256 of the canonical JSON of
+``{game, players, options, rules_version, seed_commitment}``: the seed stays out, so the chain
+gives no handle on it while the game is on. Event N's hash is SHA-256 of the previous hash (hex
+text) followed by the canonical JSON of ``{"seq": N, "at": ..., "type": ..., ...its fields}``, so
+the server's time is covered too. The seed commitment is SHA-256 of the canonical JSON of
+``{"salt": seed_salt, "seed": seed}``: published at creation, it lets anyone check, once the seed
+is revealed, that the deck was fixed before the first move.
+
+Format 1 (records written before format 2) chained from ``{game, players, seed, options,
+rules_version}`` over the bare event bodies, and had no commitment. Such records are still read,
+replayed and audited under format 1: a record's header names its format, and one record never
+mixes the two. A record imported through the API is always written anew in format 2.
+
+Nothing here imports the service: an outside client can check a record with this file alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+FORMAT = 2
+# A header written before formats were named is format 1.
+LEGACY_FORMAT = 1
+
+
+def canonical_json(value: Any) -> str:
+    """The contract's canonical JSON: sorted keys, no spaces, UTF-8 (not ASCII-escaped)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def new_salt() -> str:
+    """32 lowercase hex digits, drawn by the server when a game is created."""
+    return secrets.token_hex(16)
+
+
+def seed_commitment(seed: int, salt: str) -> str:
+    return sha256_hex(canonical_json({"salt": salt, "seed": seed}))
+
+
+def header_hash(header: Mapping[str, Any], record_format: int = FORMAT) -> str:
+    """The hash event 1 chains from (and the head hash of a record with no event)."""
+    if record_format == LEGACY_FORMAT:
+        names = ("game", "players", "seed", "options", "rules_version")
+    else:
+        names = ("game", "players", "options", "rules_version", "seed_commitment")
+    return sha256_hex(canonical_json({name: header[name] for name in names}))
+
+
+def event_hash(
+    previous: str, seq: int, at: str, body: Mapping[str, Any], record_format: int = FORMAT
+) -> str:
+    """Event ``seq``'s hash, chained from ``previous`` (hex): over the event as the recorder
+    reads it, less ``hash`` and ``void`` (format 1: over the body alone)."""
+    if record_format == LEGACY_FORMAT:
+        return sha256_hex(previous + canonical_json(body))
+    return sha256_hex(previous + canonical_json({**body, "seq": seq, "at": at}))

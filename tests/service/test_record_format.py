@@ -1,0 +1,78 @@
+"""Record formats: new records are written in format 2; a record written in format 1 (before the
+seed commitment) keeps being read, appended to and audited in format 1, never mixed."""
+
+from __future__ import annotations
+
+import random
+
+import redis
+from flask.testing import FlaskClient
+
+from service.chain import LEGACY_FORMAT, canonical_json, header_hash, sha256_hex
+from tests.service.test_api import auth, create, legal
+
+
+def test_a_new_record_is_format_2_with_a_commitment_to_its_seed(client: FlaskClient) -> None:
+    game = create(client)
+    assert game["record_format"] == 2
+    assert len(game["seed_salt"]) == 32 and int(game["seed_salt"], 16) >= 0
+    committed = sha256_hex(canonical_json({"salt": game["seed_salt"], "seed": game["seed"]}))
+    assert game["seed_commitment"] == committed
+
+
+def test_an_audit_catches_a_seed_changed_behind_the_commitment(
+    client: FlaskClient, real_redis: redis.Redis, key_prefix: str
+) -> None:
+    game = create(client)
+    real_redis.hset(f"{key_prefix}{{{game['id']}}}:header", "seed", str(game["seed"] + 1))
+    audit = client.get(f"/games/{game['id']}/audit", headers=auth(game)).json
+    assert not audit["ok"]
+    assert "the seed and its salt do not match the seed commitment" in audit["problems"]
+
+
+def test_a_format_1_record_is_appended_to_and_audited_in_format_1(
+    client: FlaskClient, real_redis: redis.Redis, key_prefix: str
+) -> None:
+    game = create(client, players=["Ana", "Ben"])
+    # Make it what the store held before record format 2: no format, no salt, no commitment,
+    # and the chain starting from the format 1 header hash.
+    header_key = f"{key_prefix}{{{game['id']}}}:header"
+    real_redis.hdel(header_key, "record_format", "seed_salt", "seed_commitment")
+    old_header = {name: game[name] for name in ("game", "players", "seed", "options")}
+    old_header["rules_version"] = game["rules_version"]
+    real_redis.hset(header_key, "head_hash", header_hash(old_header, LEGACY_FORMAT))
+    chooser = random.Random(1)
+    for _ in range(6):
+        moved = client.post(f"/games/{game['id']}/events", json=chooser.choice(legal(client, game)),
+                            headers=auth(game))  # fmt: skip
+        assert moved.status_code == 201
+    shown = client.get(f"/games/{game['id']}", headers=auth(game)).json
+    assert shown["record_format"] == 1 and shown["seed_commitment"] is None
+    events = client.get(f"/games/{game['id']}/events", headers=auth(game)).json["events"]
+    previous = header_hash(old_header, LEGACY_FORMAT)
+    for event in events:
+        body = {k: v for k, v in event.items() if k not in ("seq", "at", "hash", "void")}
+        previous = sha256_hex(previous + canonical_json(body))
+        assert event["hash"] == previous
+    audit = client.get(f"/games/{game['id']}/audit", headers=auth(game)).json
+    assert audit["ok"], audit["problems"]
+    # Changing a format 1 event is caught under format 1's own chain.
+    real_redis.hset(header_key, "head_hash", "0" * 64)
+    assert not client.get(f"/games/{game['id']}/audit", headers=auth(game)).json["ok"]
+
+
+def test_an_idempotent_retry_by_another_viewer_answers_as_that_viewer_sees_it(
+    client: FlaskClient,
+) -> None:
+    game = create(client, players=["Ana", "Ben"], seed=5)
+    seat = {"Authorization": f"Bearer {game['seat_tokens'][0]}"}
+    move = client.get(f"/games/{game['id']}/legal", headers=seat).json["moves"][0]
+    key = {"Idempotency-Key": "tap-1"}
+    first = client.post(f"/games/{game['id']}/events", json=move, headers={**seat, **key})
+    assert first.status_code == 201 and "hash" not in first.json["event"]
+    again = client.post(f"/games/{game['id']}/events", json=move, headers={**auth(game), **key})
+    assert again.status_code == 201 and again.json["seq"] == 1
+    assert "hash" in again.json["event"] and "draw_pile" in again.json["state"]
+    retried = client.post(f"/games/{game['id']}/events", json=move, headers={**seat, **key})
+    assert retried.json == first.json
+    assert client.get(f"/games/{game['id']}", headers=auth(game)).json["version"] == 1
