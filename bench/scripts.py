@@ -15,13 +15,14 @@ from domain import get_game
 MADA = get_game("mada")
 NAMES = ("Ana", "Ben", "Caro", "Dan", "Eve")
 
-# A deck whose Cactus cards all have one value. No try_luck can ever be lost (a card is never lower
-# than the top of a pile), so no round ends and the game goes on for as long as we like with every
-# move legal: the only way to record a game of 1,000+ events. The specials stay, so Scorpions,
-# Lemurs, Double Lemurs and reshuffles still happen, and the state stays the size of a normal
-# game's.
+# A deck whose Cactus cards are all 7s but a single 1. A try_luck is lost only when the 1 is
+# revealed on a 7, and the script's moves avoid that: a player is never forced to try their luck
+# (7s and Lemurs can always be played on a 7, and a full hand holds at most one 1), so the game goes
+# on for as long as we like: the only way to record a game of 1,000+ events. (A deck of a single value, with which no game can ever end, is refused at
+# creation.) The specials stay, so Scorpions, Lemurs, Double Lemurs and reshuffles still happen,
+# and the state stays the size of a normal game's.
 ENDLESS_CATALOG: dict[str, Any] = {
-    "cactus": [{"value": 7, "count": 20, "pears": 4}],
+    "cactus": [{"value": 1, "count": 1, "pears": 1}, {"value": 7, "count": 20, "pears": 4}],
     "lemur": 4,
     "double_lemur": 3,
     "scorpion": 3,
@@ -56,19 +57,32 @@ def typical_game(seed: int) -> GameScript:
 
 def endless_game(seed: int, length: int) -> GameScript:
     """``length`` legal moves of a game that never ends (see ENDLESS_CATALOG), four players."""
-    script = _play(seed, NAMES[:4], {"catalog": ENDLESS_CATALOG}, length)
+    script = _play(seed, NAMES[:4], {"catalog": ENDLESS_CATALOG}, length, keep_going=True)
     if len(script.moves) < length:
         raise RuntimeError(f"the endless game of seed {seed} ended after {len(script.moves)} moves")
     return script
 
 
-def _play(seed: int, players: tuple[str, ...], options: dict[str, Any], limit: int) -> GameScript:
+def _play(
+    seed: int,
+    players: tuple[str, ...],
+    options: dict[str, Any],
+    limit: int,
+    *,
+    keep_going: bool = False,
+) -> GameScript:
+    """Random legal moves; with ``keep_going``, those after which the round goes on, wherever
+    there is one."""
     # The move choice has its own generator, seeded like the game: same seed, same script.
     chooser = random.Random(seed)
     state = MADA.new_game(len(players), seed, MADA.options(options, len(players)))
     moves: list[dict[str, Any]] = []
     while MADA.result(state) is None and len(moves) < limit:
-        move = chooser.choice(MADA.legal_moves(state))
+        candidates = MADA.legal_moves(state)
+        if keep_going:
+            going = [m for m in candidates if MADA.apply(state, m).round == state.round]
+            candidates = going or candidates
+        move = chooser.choice(candidates)
         state = MADA.apply(state, move)
         moves.append(move)
     return GameScript(seed, players, options, tuple(moves))

@@ -6,7 +6,9 @@ schema only fixes what every event has: its ``type``.
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+import unicodedata
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
 MAX_SEED = 2**64 - 1
 
@@ -21,13 +23,37 @@ class ErrorSchema(Schema):
     error = fields.Nested(ErrorDetailSchema, required=True)
 
 
+MAX_NAME = 64
+
+
+def check_name(name: str) -> None:
+    """A player's name: 1 to 64 characters, not blank, no control characters (a newline or NUL
+    would break every page and log that shows it), no lone surrogate (no UTF-8 for it)."""
+    if not 1 <= len(name) <= MAX_NAME:
+        raise ValidationError(f"a name is 1 to {MAX_NAME} characters long")
+    if not name.strip():
+        raise ValidationError("a name cannot be blank")
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+        raise ValidationError("a name cannot hold control characters or lone surrogates")
+
+
+def check_distinct(names: list[str]) -> None:
+    if len(set(names)) != len(names):
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        raise ValidationError(f"the players of a game have distinct names: {repeated} repeat")
+
+
 def players_field() -> fields.List:
     """Player names; how many a game takes is the game's to check."""
     return fields.List(
-        fields.String(validate=validate.Length(min=1, max=64)),
+        fields.String(validate=check_name),
         required=True,
-        validate=validate.Length(min=1, max=16),
-        metadata={"example": ["Ana", "Ben", "Caro"]},
+        validate=[validate.Length(min=1, max=16), check_distinct],
+        metadata={
+            "example": ["Ana", "Ben", "Caro"],
+            "description": "names in seat order: each 1 to 64 characters, not blank, without"
+            " control characters; distinct within the game",
+        },
     )
 
 

@@ -31,6 +31,9 @@ from typing import Any, Final, NoReturn
 from domain.errors import InvalidOptionsError
 from domain.events import is_int
 
+# A seat that has set aside this many Cactus cards ends the game.
+CARDS_TO_END: Final = 5
+
 Card = int | str
 
 LEMUR: Final = "lemur"
@@ -144,7 +147,37 @@ def normalize_catalog(raw: Any, players: int) -> dict[str, Any]:
             f" ({HAND_LIMIT} each and one to draw)",
             f"at least {needed} cards",
         )
+    _check_a_game_can_end(entries)
     return normalized
+
+
+def _check_a_game_can_end(entries: list[dict[str, int]]) -> None:
+    """Refuse a deck with which no game can ever end.
+
+    A game ends once a seat has set aside CARDS_TO_END Cactus cards. Cards are set aside only when
+    a round ends, and a round ends only when try_luck reveals a Cactus card lower than the top of
+    the pile: that needs Cactus cards of two values at least, and one more Cactus card than the
+    five set aside (the one revealed). Without them, every move stays legal forever (a jam, the
+    other end, needs nearly every card out of play, which a pile of cards that never leave it
+    cannot reach).
+    """
+    present = [entry for entry in entries if entry["count"]]
+    if len(present) < 2:
+        values = ", ".join(str(entry["value"]) for entry in present) or "none"
+        _reject(
+            "can never end: a round ends only when try_luck reveals a Cactus card lower than the"
+            f" top of the pile, which needs Cactus cards of at least two values (this one has:"
+            f" {values})",
+            "Cactus cards of at least two values",
+        )
+    cards = sum(entry["count"] for entry in present)
+    if cards < CARDS_TO_END + 1:
+        _reject(
+            f"can never end: a seat must set aside {CARDS_TO_END} Cactus cards and one more must"
+            f" be revealed to end the round, so at least {CARDS_TO_END + 1} Cactus cards are"
+            f" needed (this one has {cards})",
+            f"at least {CARDS_TO_END + 1} Cactus cards",
+        )
 
 
 def _cactus_entry(index: int, entry: Any) -> dict[str, int]:

@@ -17,6 +17,7 @@ from domain.events import is_int
 from domain.game import Event, Game, check_options_object, check_seed, register
 from domain.mada import stats
 from domain.mada.catalog import (
+    CARDS_TO_END,
     DEFAULT,
     DOUBLE_LEMUR,
     HAND_LIMIT,
@@ -40,7 +41,6 @@ from domain.mada.moves import (
     parse_event,
 )
 from domain.mada.state import (
-    CARDS_TO_END,
     CHOOSE_TARGET,
     DEAL,
     ROUND_DISCARD,

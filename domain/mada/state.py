@@ -22,9 +22,6 @@ SCORPION_DISCARD: Final = "scorpion_discard"
 CHOOSE_TARGET: Final = "choose_target"
 ROUND_DISCARD: Final = "round_discard"
 
-CARDS_TO_END: Final = 5
-
-
 @dataclass(frozen=True, slots=True)
 class Pending:
     kind: str

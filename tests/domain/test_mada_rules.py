@@ -110,7 +110,7 @@ def test_custom_catalog_is_the_deck_dealt() -> None:
 
 def test_card_outside_a_custom_catalog_is_an_invalid_event() -> None:
     catalog = {
-        "cactus": [{"value": 2, "count": 10, "pears": 1}],
+        "cactus": [{"value": 2, "count": 5, "pears": 1}, {"value": 3, "count": 5, "pears": 1}],
         "lemur": 0,
         "double_lemur": 0,
         "scorpion": 0,
@@ -204,12 +204,35 @@ def test_invalid_custom_catalog_is_rejected_with_a_catalog_detail(
 
 def test_deck_of_exactly_a_deal_and_one_card_is_enough() -> None:
     catalog = {
-        "cactus": [{"value": 1, "count": 7, "pears": 1}],
+        "cactus": [{"value": 1, "count": 3, "pears": 1}, {"value": 2, "count": 4, "pears": 1}],
         "lemur": 0,
         "double_lemur": 0,
         "scorpion": 0,
     }
-    assert GAME.options({"catalog": catalog}, 2)["catalog"]["cactus"][0]["count"] == 7
+    assert GAME.options({"catalog": catalog}, 2)["catalog"]["cactus"][1]["count"] == 4
+
+
+@pytest.mark.parametrize(
+    ("catalog", "why"),
+    [
+        # The example: no Cactus card at all, so no round can ever end.
+        ({"cactus": [], "lemur": 0, "double_lemur": 1, "scorpion": 9}, "at least two values"),
+        # Cactus cards of one value: none is ever lower than a pile's top.
+        ({"cactus": [{"value": 7, "count": 20, "pears": 4}], "lemur": 4, "double_lemur": 3,
+          "scorpion": 3}, "at least two values (this one has: 7)"),
+        # A value listed with no card counts for nothing.
+        ({"cactus": [{"value": 7, "count": 20, "pears": 4}, {"value": 3, "count": 0, "pears": 2}],
+          "lemur": 0, "double_lemur": 0, "scorpion": 0}, "at least two values"),
+        # Two values, but not five cards to set aside and one to reveal.
+        ({"cactus": [{"value": 1, "count": 2, "pears": 1}, {"value": 2, "count": 3, "pears": 1}],
+          "lemur": 4, "double_lemur": 0, "scorpion": 0}, "at least 6 Cactus cards"),
+    ],
+)  # fmt: skip
+def test_a_catalog_with_which_no_game_can_end_is_refused(catalog: Any, why: str) -> None:
+    with pytest.raises(InvalidOptionsError) as error:
+        GAME.options({"catalog": catalog}, 2)
+    assert "can never end" in error.value.message and why in error.value.message
+    assert set(error.value.details) == {"catalog"}
 
 
 # --- options ------------------------------------------------------------------------------------

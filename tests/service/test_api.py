@@ -395,3 +395,30 @@ def test_openapi_document_and_docs_are_served(client: FlaskClient) -> None:
     assert b"/swagger-ui/swagger-ui-bundle.js" in docs.data
     with client.get("/swagger-ui/swagger-ui-bundle.js") as script:
         assert script.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("players", "why"),
+    [
+        (["Ana", "A\x00na"], "control characters"),
+        (["Ana", "Ben\nCaro"], "control characters"),
+        (["Ana", "   "], "blank"),
+        (["Ana", ""], "1 to 64"),
+        (["Ana", "x" * 65], "1 to 64"),
+        (["Ana", "Ana"], "distinct"),
+    ],
+)
+def test_a_name_must_be_short_visible_and_distinct(
+    client: FlaskClient, players: list[str], why: str
+) -> None:
+    before = client.get("/games").json["games"]
+    details = assert_error(
+        client.post("/games", json={"game": "mada", "players": players}), 400, "invalid_request"
+    )
+    assert why in str(details)
+    assert client.get("/games").json["games"] == before
+
+
+def test_a_name_of_64_characters_in_any_script_is_fine(client: FlaskClient) -> None:
+    names = ["Ana María", "ü" * 64, "李明", "Ben 2"]
+    assert create(client, players=names)["players"] == names
