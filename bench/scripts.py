@@ -17,10 +17,11 @@ NAMES = ("Ana", "Ben", "Caro", "Dan", "Eve")
 
 # A deck whose Cactus cards are all 7s but a single 1. A try_luck is lost only when the 1 is
 # revealed on a 7, and the script's moves avoid that: a player is never forced to try their luck
-# (7s and Lemurs can always be played on a 7, and a full hand holds at most one 1), so the game goes
-# on for as long as we like: the only way to record a game of 1,000+ events. (A deck of a single value, with which no game can ever end, is refused at
-# creation.) The specials stay, so Scorpions, Lemurs, Double Lemurs and reshuffles still happen,
-# and the state stays the size of a normal game's.
+# (7s and Lemurs can always be played on a 7, and a full hand holds at most one 1), so the game
+# goes on for as long as we like: the only way to record a game of 1,000+ events. (A deck of a
+# single value, with which no game can ever end, is refused at creation.) The specials stay, so
+# Scorpions, Lemurs, Double Lemurs and reshuffles still happen, and the state stays the size of a
+# normal game's.
 ENDLESS_CATALOG: dict[str, Any] = {
     "cactus": [{"value": 1, "count": 1, "pears": 1}, {"value": 7, "count": 20, "pears": 4}],
     "lemur": 4,

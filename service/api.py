@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-from flask import current_app, request, url_for
+from flask import Request, current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema
+from marshmallow import Schema, missing
+from webargs.core import is_json
 from webargs.flaskparser import FlaskParser
 
 from domain.viewers import PUBLIC, RECORDER, Viewer
 from service.errors import InvalidRequestError, UnauthorizedError
 from service.games import GameService, Tokens
 from service.jsonio import json_response
+from service.requests import MAX_DIGITS, ascii_int, body_bytes, json_body, parse_json
 from service.schemas import (
     AppendedSchema,
     AuditSchema,
@@ -42,6 +43,15 @@ from service.store import GameRecord
 class _Parser(FlaskParser):
     # The contract answers malformed requests with 400 invalid_request, not webargs' 422.
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req: Request) -> Any:
+        # Bodies are read and parsed by service.requests, with its limits (webargs' own parser
+        # is the standard library's: a RecursionError, a ValueError past 4,300 digits, and lone
+        # surrogates and NaN let through). No body: the schema names the fields it requires.
+        if not is_json(req.mimetype):
+            return missing
+        data = body_bytes()
+        return parse_json(data) if data else missing
 
 
 class ApiBlueprint(Blueprint):
@@ -119,13 +129,14 @@ def if_match_version() -> int | None:
     raw = request.headers.get("If-Match")
     if raw is None:
         return None
-    value = raw.strip().removeprefix("W/").strip('"')
-    if not value.isdigit():
+    version = ascii_int(raw.strip().removeprefix("W/").strip('"'))
+    if version is None:
         raise InvalidRequestError(
-            f'If-Match must be a version number such as 3 or "3", got {raw!r}',
+            f'If-Match must be a version number such as 3 or "3" (the digits 0-9, at most'
+            f" {MAX_DIGITS}), got {raw!r}",
             {"If-Match": "a version number"},
         )
-    return int(value)
+    return version
 
 
 def event_body() -> dict[str, Any]:
@@ -139,12 +150,7 @@ def event_body() -> dict[str, Any]:
             "send the event as JSON, with Content-Type: application/json",
             {"Content-Type": "application/json"},
         )
-    try:
-        event = orjson.loads(request.get_data(cache=False))
-    except orjson.JSONDecodeError as error:
-        raise InvalidRequestError(
-            f"the body is not valid JSON: {error}", {"body": "JSON"}
-        ) from None
+    event = json_body()
     if not isinstance(event, dict):
         raise InvalidRequestError("an event is a JSON object", {"body": "a JSON object"})
     if not isinstance(event.get("type"), str):
@@ -197,8 +203,10 @@ class Games(MethodView):
     @_errors(400, 503)
     def get(self, query: dict[str, Any]) -> Any:
         """Games, newest first, filtered by game, status or player; paginated by cursor."""
-        cursor = query["cursor"]
-        if cursor is not None and not cursor.isdigit():
+        # An empty cursor (a form's empty field, say) is no cursor: the first page.
+        given = query["cursor"] or None
+        cursor = ascii_int(given)
+        if given is not None and cursor is None:
             raise InvalidRequestError(
                 "cursor must be a next_cursor this endpoint returned", {"cursor": "invalid"}
             )
@@ -207,7 +215,7 @@ class Games(MethodView):
             status=query["status"],
             player=query["player"],
             limit=query["limit"],
-            cursor=int(cursor) if cursor is not None else None,
+            cursor=cursor,
         )
         return json_response(
             {

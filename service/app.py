@@ -21,6 +21,7 @@ from service.games import GameService
 from service.health import health
 from service.limits import init_rate_limits
 from service.pages import pages
+from service.requests import refuse_bodies_over_the_limit
 from service.schemas import ErrorSchema
 from service.stats_api import stats
 from service.store import EventStore
@@ -89,6 +90,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(docs_assets)
     app.register_blueprint(pages)
     register_error_handlers(app)
+    # First of the before_request functions: a body over the limit is refused before anything.
+    app.before_request(refuse_bodies_over_the_limit)
     init_rate_limits(app, settings)
     return app
 

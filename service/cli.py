@@ -37,7 +37,8 @@ def main() -> None:
 def serve(host: str, port: int, workers: int, threads: int) -> None:
     """Serve the API with gunicorn, on REDIS_URL or else on an embedded Redis.
 
-    gunicorn runs WORKERS processes (gthread worker class) of THREADS threads each; a request
+    gunicorn runs WORKERS processes (gthread worker class, answering gunicorn's own errors in
+    the API's JSON error body: service/gunicorn_worker.py) of THREADS threads each; a request
     holds a thread while it is served, and a live stream (GET /games/{id}/stream) for its whole
     life. So that streams never starve appends and reads, each process serves at most
     TABLETAPE_STREAM_LIMIT streams (default 8), capped here at half of --threads; more are
@@ -45,6 +46,8 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
     client resumes it with Last-Event-ID).
     """
     from gunicorn.app.base import BaseApplication
+
+    from service.gunicorn_worker import worker_class
 
     config = load_config()
     streams = min(config["STREAM_LIMIT"], threads // 2)
@@ -67,7 +70,7 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
                 "bind": f"{host}:{port}",
                 "workers": workers,
                 "threads": threads,
-                "worker_class": "gthread",
+                "worker_class": worker_class(),
                 "accesslog": "-",
                 "graceful_timeout": 10,
             }
@@ -121,9 +124,15 @@ def reconcile_command() -> None:
 @main.command(short_help="Verify a game's replay, hash chain and archive.")
 @click.argument("game_id")
 def audit(game_id: str) -> None:
-    """Replay a game, verify its hash chain and archive; exit 1 if anything is wrong."""
+    """Replay a game, verify its hash chain and archive; exit 1 if anything is wrong (a record
+    damaged in the store included: the problems name the event or the header field)."""
+    from domain.errors import TabletapeError
+
     services = _services()
-    report = services.games.audit(services.games.get(game_id))
+    try:
+        report = services.games.audit_by_id(game_id)
+    except TabletapeError as error:
+        raise click.ClickException(error.message) from None
     click.echo(json.dumps(report.as_json(), indent=2))
     sys.exit(0 if report.ok else 1)
 
@@ -132,9 +141,15 @@ def audit(game_id: str) -> None:
 @click.argument("game_id")
 @click.option("-o", "--output", type=click.File("w"), default="-", help="file (default: stdout)")
 def export(game_id: str, output: Any) -> None:
-    """Write a game's whole record as one JSON document."""
+    """Write a game's whole record as one JSON document; exit 1 if there is no such game or its
+    record is damaged."""
+    from domain.errors import TabletapeError
+
     services = _services()
-    document = services.games.export(services.games.get(game_id))
+    try:
+        document = services.games.export(services.games.get(game_id))
+    except TabletapeError as error:
+        raise click.ClickException(error.message) from None
     output.write(json.dumps(document, indent=1) + "\n")
 
 
@@ -183,7 +198,7 @@ def replay(game_id: str) -> None:
       result: Ana wins; scores Ana 21, Ben 18, Caro 16
     """
     from domain import get_game
-    from domain.corrections import Fold, voided
+    from domain.corrections import Fold, is_retract, voided
     from domain.errors import TabletapeError
     from domain.viewers import RECORDER
 
@@ -191,9 +206,10 @@ def replay(game_id: str) -> None:
     try:
         record = services.games.get(game_id)
         events = services.games.events(record, 1, record.version)
+        game = get_game(record.game)
+        start = game.start(record.header)
     except TabletapeError as error:
         raise click.ClickException(error.message) from None
-    game = get_game(record.game)
     names = record.players
     click.echo(
         f"game {record.id}: {record.game} ({record.rules_version}), seed {record.seed},"
@@ -204,12 +220,15 @@ def replay(game_id: str) -> None:
     width = max(len(name) for name in names)
     seq_width = len(str(record.version))
     # Retractions are folded as the service folds them; voided moves are marked.
-    folded = Fold(game, game.start(record.header))
+    folded = Fold(game, start)
     void = voided([event.body for event in events])
     before: dict[str, Any] | None = game.view(folded.state, RECORDER)
     for event, is_void in zip(events, void, strict=True):
         body = event.body
-        seat = body.get("player", before.get("current_player") if before else None)
+        if is_retract(body):
+            seat = None  # the recorder's: no player made it
+        else:
+            seat = body.get("player", before.get("current_player") if before else None)
         line = f"{event.seq:>{seq_width}}  {_name(names, seat):<{width}}  {_move(body)}"
         if is_void:
             line += " (voided)"

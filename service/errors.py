@@ -21,6 +21,7 @@ from domain.errors import (
     TabletapeError,
     UnknownGameError,
 )
+from service.store import DamagedRecordError
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,7 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     GameFinishedError: (409, "game_finished"),
     IllegalMoveError: (422, "illegal_move"),
     InvalidImportError: (422, "illegal_move"),
+    DamagedRecordError: (500, "damaged_record"),
 }
 
 # Codes for errors that Flask, werkzeug or webargs raise before a view runs.
@@ -90,20 +92,70 @@ _CODE_OF_STATUS = {
     405: "method_not_allowed",
     409: "conflict",
     413: "too_large",
+    414: "too_large",
     415: "invalid_request",
     422: "illegal_move",
     429: "rate_limited",
+    431: "too_large",
+    500: "internal",
     503: "unavailable",
 }
 
 
+def code_of_status(status: int) -> str:
+    """The contract's code for an HTTP status that no error of ours chose a code for."""
+    return _CODE_OF_STATUS.get(status) or ("invalid_request" if status < 500 else "internal")
+
+
+# A 503 for a store that cannot be reached: clients may retry after this many seconds.
+STORE_RETRY_AFTER = 5
+
+
 def error_response(
-    status: int, code: str, message: str, details: dict[str, Any] | None = None
+    status: int,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> Response:
     from service.jsonio import json_response
 
     body = {"error": {"code": code, "message": message, "details": details or {}}}
-    return json_response(body, status)
+    return json_response(echoable(body), status, headers)
+
+
+# What an error body may echo of a request: longer texts are cut, deeper values summarised.
+_ECHO_TEXT = 1000
+_ECHO_DEPTH = 8
+_JSON_INTEGERS = range(-(2**63), 2**64)
+
+
+def echoable(value: Any, depth: int = 0) -> Any:
+    """``value`` made safe to serialise in an error body, whatever a request put in it.
+
+    The error path must not fail on what it echoes: orjson refuses lone surrogates (no UTF-8 for
+    them: shown escaped, ``\\ud800``), integers past 64 bits, other objects and nesting past 255
+    levels; and a message quoting a 60 KiB field would be no sentence to act on.
+    """
+    if isinstance(value, str):
+        text = value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return text if len(text) <= _ECHO_TEXT else text[:_ECHO_TEXT] + "…"
+    if value is None or isinstance(value, (bool, float)):
+        return value
+    if isinstance(value, int):
+        return value if value in _JSON_INTEGERS else echoable(_int_text(value))
+    if depth >= _ECHO_DEPTH:
+        return "…"
+    if isinstance(value, dict):
+        return {echoable(str(key)): echoable(item, depth + 1) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [echoable(item, depth + 1) for item in value]
+    return echoable(str(value))
+
+
+def _int_text(value: int) -> str:
+    # str() of an int past 4,300 digits raises: say how long it is instead.
+    return str(value) if value.bit_length() < 10_000 else f"an integer of {value.bit_length()} bits"
 
 
 def _domain_error(error: TabletapeError) -> Response:
@@ -116,7 +168,9 @@ def _domain_error(error: TabletapeError) -> Response:
 
 def _http_error(error: HTTPException) -> Response:
     status = error.code or 500
-    code = _CODE_OF_STATUS.get(status, "error")
+    code = code_of_status(status)
+    # werkzeug's own headers for the status: Allow on a 405, Retry-After on a 429 or 503.
+    headers = {name: value for name, value in error.get_headers() if name.lower() != "content-type"}
     data = getattr(error, "data", None) or {}
     details: dict[str, Any] = {}
     # webargs puts marshmallow's messages, keyed by location ("json", "query"...), in data.
@@ -132,7 +186,7 @@ def _http_error(error: HTTPException) -> Response:
         message = "the request is invalid: " + "; ".join(
             f"{field}: {_first(reason)}" for field, reason in details.items()
         )
-    return error_response(status, code, message, details)
+    return error_response(status, code, message, details, headers)
 
 
 _MESSAGES = {
@@ -151,7 +205,12 @@ def _first(reason: Any) -> str:
 
 def _store_down(error: Exception) -> Response:
     log.warning("store unavailable: %s", error)
-    return error_response(503, "unavailable", "the store cannot be reached; nothing was written")
+    return error_response(
+        503,
+        "unavailable",
+        "the store cannot be reached; nothing was written: retry in a moment",
+        headers={"Retry-After": str(STORE_RETRY_AFTER)},
+    )
 
 
 def _unexpected(error: Exception) -> Response:

@@ -2,6 +2,9 @@
 
 This is where the pure reducers of ``domain`` meet the event store: every move is validated by the
 game's rules against the latest state before the store appends it, atomically, at that version.
+
+A record damaged in the store (``service.store.DamagedRecordError``, or a stored event its game's
+rules refuse) is refused by every read that needs it, for that game alone; the audit names it.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from typing import Any
 import orjson
 
 from domain import get_game
-from domain.corrections import fold, is_retract, voided
-from domain.errors import GameFinishedError, InvalidOptionsError, TabletapeError
+from domain.corrections import Fold, is_retract, voided
+from domain.errors import GameFinishedError, InvalidOptionsError, TabletapeError, UnknownGameError
 from domain.game import Event, Game
 from domain.viewers import PUBLIC, RECORDER, Viewer, seat
 from service.archive import Archive, events_of
@@ -39,11 +42,14 @@ from service.errors import (
 from service.store import (
     Appended,
     Conflict,
+    DamagedHeader,
+    DamagedRecordError,
     EventStore,
     Finished,
     GameRecord,
     Replayed,
     StoredEvent,
+    damaged_header,
 )
 
 log = logging.getLogger(__name__)
@@ -193,6 +199,8 @@ class GameService:
                 return record, tokens
 
     def get(self, game_id: str) -> GameRecord:
+        """The game's record: NotFoundError if there is none, DamagedRecordError if its header
+        does not decode."""
         record = self.store.get(game_id)
         if record is None:
             raise NotFoundError(f"no game with id {game_id!r}")
@@ -230,6 +238,10 @@ class GameService:
             rows = self.store.newest(game=game, player=player, below=below)
             records = self.store.get_many([game_id for game_id, _ in rows])
             for record, (_, serial) in zip(records, rows, strict=True):
+                if isinstance(record, DamagedHeader):
+                    # A list shows headers: one that does not decode is left out, not the others.
+                    log.warning("game %s left out of a listing: %s", record.id, record.error())
+                    continue
                 if record is None or (game and record.game != game):
                     continue
                 if status and record.status != status:
@@ -271,7 +283,7 @@ class GameService:
             assert snapshot is not None
             record = snapshot.record
             viewer = self._writer(record, token)
-            game = get_game(record.game)
+            game = self._rules(record)
             try:
                 if game.result(snapshot.state) is not None:
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
@@ -381,7 +393,7 @@ class GameService:
             # Recorded for another viewer (the recorder retrying a seat's move, say): answer
             # again from the record, as this viewer may see it.
             record = self.get(game_id)
-            game = get_game(record.game)
+            game = self._rules(record)
             seq = response["seq"]
             moved = self._events(record, seq, seq)[0]
             response = {
@@ -393,29 +405,65 @@ class GameService:
 
     # Reading --------------------------------------------------------------------------------------
     def state(self, record: GameRecord, at: int | None = None) -> Any:
-        """The state after the first ``at`` events (default: all), from the cache when it serves."""
-        game = get_game(record.game)
+        """The state after the first ``at`` events (default: all), from the cache when it serves.
+        DamagedRecordError if the record cannot be replayed that far."""
         target = record.version if at is None else at
         cached = self.cache.get(record.id)
-        if cached is not None and cached.record.version <= target:
-            version, state = cached.record.version, cached.state
-        else:
-            version, state = 0, game.start(record.header)
-        if version < target:
-            later = [stored.body for stored in self._events(record, version + 1, target)]
-            if any(is_retract(body) for body in later):
-                # A retraction reaches back before the snapshot: fold the record from the start.
-                bodies = [stored.body for stored in self._events(record, 1, target)]
-                state = fold(game, game.start(record.header), bodies).state
-            else:
-                for body in later:
-                    state = game.apply(state, body)
-            if target == record.version:
-                self.cache.put(Snapshot(record, state))
+        if cached is not None and cached.record.version == target:
+            return cached.state
+        game = self._rules(record)
+        state = None
+        if cached is not None and cached.record.version < target:
+            later = self._events(record, cached.record.version + 1, target)
+            # A retraction may reach back before the snapshot: then the record is replayed whole.
+            if not any(is_retract(stored.body) for stored in later):
+                state = _applied(game, record.id, cached.state, later)
+        if state is None:
+            state = self._replayed(game, record, self._events(record, 1, target))
+        if target == record.version:
+            self.cache.put(Snapshot(record, state))
         return state
 
+    def _replayed(self, game: Game[Any], record: GameRecord, events: list[StoredEvent]) -> Any:
+        """The state after the record's first ``len(events)`` events, replayed from its start."""
+        start = self._start(game, record)
+        if any(is_retract(stored.body) for stored in events):
+            return _folded(game, record.id, start, events).state
+        return _applied(game, record.id, start, events)
+
+    def _check_replays(
+        self, game: Game[Any], record: GameRecord, events: list[StoredEvent]
+    ) -> None:
+        """DamagedRecordError unless ``events``, all of the record's, replay under its rules. A
+        snapshot of the current version says they did; a replay made here is kept as one."""
+        cached = self.cache.get(record.id)
+        if cached is not None and cached.record.version == record.version:
+            return
+        state = self._replayed(game, record, events)
+        if len(events) == record.version:
+            self.cache.put(Snapshot(record, state))
+
+    @staticmethod
+    def _rules(record: GameRecord) -> Game[Any]:
+        """The game ``record`` is played by; a header naming no game known here is damaged."""
+        try:
+            return get_game(record.game)
+        except UnknownGameError:
+            raise damaged_header(record.id, {"game": "names no game played here"}) from None
+
+    @staticmethod
+    def _start(game: Game[Any], record: GameRecord) -> Any:
+        """The state before the record's first event; a header the rules cannot start from
+        (players or options they refuse) is damaged: it was checked when the game was created."""
+        try:
+            return game.start(record.header)
+        except TabletapeError as error:
+            raise DamagedRecordError(
+                record.id, [f"the header cannot start a game: {error.message}"], error.details
+            ) from None
+
     def view(self, record: GameRecord, at: int | None, viewer: Viewer) -> dict[str, Any]:
-        game = get_game(record.game)
+        game = self._rules(record)
         version = record.version if at is None else at
         return self._view(game, self.state(record, at), version, viewer)
 
@@ -427,14 +475,17 @@ class GameService:
 
     def _retracted(self, game: Game[Any], record: GameRecord, retract: Event) -> Any:
         """The state once ``retract`` voids the latest standing move of ``record``."""
-        bodies = [stored.body for stored in self._events(record, 1, record.version)]
-        return fold(game, game.start(record.header), [*bodies, retract]).state
+        stored = self._events(record, 1, record.version)
+        folded = _folded(game, record.id, self._start(game, record), stored)
+        # The stored events replay: what the rules refuse now is the retraction.
+        folded.add(retract)
+        return folded.state
 
     def legal_moves(self, record: GameRecord, viewer: Viewer) -> list[dict[str, Any]]:
         if record.status != "active":
             return []
-        game = get_game(record.game)
-        return game.legal_for(self.state(record), viewer)
+        state = self.state(record)
+        return self._rules(record).legal_for(state, viewer)
 
     def events(self, record: GameRecord, first: int, limit: int) -> list[StoredEvent]:
         return self._events(record, first, first + limit - 1)
@@ -444,9 +495,10 @@ class GameService:
     ) -> list[dict[str, Any]]:
         """Stored events as ``viewer`` may read them, each marked ``void`` when a retraction
         voided it (a later retraction may void an earlier page's event, so the whole record is
-        read)."""
-        game = get_game(record.game)
+        read). A record that does not replay is not listed: DamagedRecordError names the event."""
+        game = self._rules(record)
         every = self._events(record)
+        self._check_replays(game, record, every)
         void = voided([stored.body for stored in every])
         page = range(first - 1, min(first - 1 + limit, len(every)))
         return [{**event_json(game, every[i], viewer), "void": void[i]} for i in page]
@@ -472,19 +524,39 @@ class GameService:
 
     # Audit, export, import ------------------------------------------------------------------------
     def audit(self, record: GameRecord) -> Audit:
+        try:
+            audit = self._audit(record)
+        except DamagedRecordError as error:
+            # An event that does not decode stops the audit: the problem names it.
+            problems = list(error.problems)
+            audit = Audit(version=record.version, head_hash=record.head_hash, problems=problems)
+        if record.archive_problem:
+            audit.problems.append(f"the archive job refused this game: {record.archive_problem}")
+        return audit
+
+    def _audit(self, record: GameRecord) -> Audit:
         archive = self.archive.read(record.id) if record.status == "archived" else None
         if record.status == "archived" and archive is None:
             audit = audit_game(record, self.store.events(record.id))
             audit.problems.append("the game is marked archived, but its archive file is missing")
             return audit
-        audit = audit_game(record, self._events(record), archive)
-        if record.archive_problem:
-            audit.problems.append(f"the archive job refused this game: {record.archive_problem}")
-        return audit
+        return audit_game(record, self._events(record), archive)
+
+    def audit_by_id(self, game_id: str) -> Audit:
+        """The audit of a game by its id, a header that does not decode included: its problems
+        name each field (NotFoundError if there is no such game)."""
+        try:
+            record = self.get(game_id)
+        except DamagedRecordError as error:
+            return Audit(version=0, head_hash=None, problems=list(error.problems))
+        return self.audit(record)
 
     def export(self, record: GameRecord) -> dict[str, Any]:
-        """The whole record (the API gives it to the recorder only while the game is on)."""
-        return {**record.header, "events": [event.body for event in self._events(record)]}
+        """The whole record (the API gives it to the recorder only while the game is on); a
+        record that does not replay is not exported (DamagedRecordError)."""
+        events = self._events(record)
+        self._check_replays(self._rules(record), record, events)
+        return {**record.header, "events": [event.body for event in events]}
 
     def import_record(self, document: dict[str, Any]) -> tuple[GameRecord, Tokens]:
         """Replay an exported record and store it as a new game, or reject it whole. The new
@@ -522,6 +594,33 @@ def event_json(game: Game[Any], stored: StoredEvent, viewer: Viewer) -> dict[str
     if viewer.sees_all:
         shown["hash"] = stored.hash
     return shown
+
+
+def _applied(game: Game[Any], game_id: str, state: Any, events: list[StoredEvent]) -> Any:
+    """``state`` after stored ``events``, none of them a retraction."""
+    for stored in events:
+        try:
+            state = game.apply(state, stored.body)
+        except TabletapeError as error:
+            raise _refused(game_id, stored, error) from None
+    return state
+
+
+def _folded(game: Game[Any], game_id: str, start: Any, events: list[StoredEvent]) -> Fold[Any]:
+    """The fold of stored ``events`` from the record's start, retractions included."""
+    folded = Fold(game, start)
+    for stored in events:
+        try:
+            folded.add(stored.body)
+        except TabletapeError as error:
+            raise _refused(game_id, stored, error) from None
+    return folded
+
+
+def _refused(game_id: str, stored: StoredEvent, error: TabletapeError) -> DamagedRecordError:
+    """A stored event the rules refuse: the store holds what no append could have written."""
+    problem = f"event {stored.seq} ({stored.body.get('type')!r}) is illegal: {error.message}"
+    return DamagedRecordError(game_id, [problem], {"seq": stored.seq})
 
 
 def _check_seat_may_append(game: Game[Any], state: Any, viewer: Viewer, event: Event) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import redis
@@ -9,8 +10,11 @@ from flask import current_app
 from flask.views import MethodView
 
 from service.api import ApiBlueprint
+from service.errors import STORE_RETRY_AFTER
 from service.jsonio import json_response
 from service.schemas import ErrorSchema, HealthSchema
+
+log = logging.getLogger(__name__)
 
 health = ApiBlueprint("health", __name__, description="Service health")
 
@@ -27,14 +31,18 @@ class Health(MethodView):
             client.ping()
             waiting = current_app.extensions["tabletape.queue"].waiting()
         except (redis.ConnectionError, redis.TimeoutError) as error:
-            message = "the store cannot be reached"
+            # The store's address stays in the log: the answer is for anyone who asks.
+            log.warning("health: the store cannot be reached: %s", error)
+            problem = "timed out" if isinstance(error, redis.TimeoutError) else "no connection"
+            message = "the store cannot be reached: retry in a moment"
             return json_response(
                 {
                     "error": {"code": "unavailable", "message": message, "details": {}},
                     "status": "unavailable",
-                    "store": {"ok": False, "error": str(error)},
+                    "store": {"ok": False, "error": problem},
                 },
                 503,
+                {"Retry-After": str(STORE_RETRY_AFTER)},
             )
         return json_response(
             {"status": "ok", "store": {"ok": True}, "queue": {"archive": {"waiting": waiting}}}

@@ -8,6 +8,8 @@ client shares the proxy's address: raise or switch off the limit there (RATE_LIM
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,5 +28,8 @@ def init_rate_limits(app: Flask, settings: Mapping[str, Any]) -> None:
 
     @app.before_request
     def count_request() -> None:
-        if not limiter.hit(limit, request.remote_addr or "unknown"):
-            raise TooManyRequests()
+        client = request.remote_addr or "unknown"
+        if not limiter.hit(limit, client):
+            # Retry-After: the seconds until this client's window resets (at least 1).
+            reset = limiter.get_window_stats(limit, client).reset_time
+            raise TooManyRequests(retry_after=max(1, math.ceil(reset - time.time())))

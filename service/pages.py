@@ -27,7 +27,8 @@ from domain.viewers import PUBLIC, RECORDER, Viewer
 from service.chain import seed_commitment
 from service.errors import NotFoundError
 from service.games import GameService
-from service.store import GameRecord
+from service.requests import ascii_int
+from service.store import DamagedRecordError, GameRecord
 from workers.stats import game_stats
 
 pages = Blueprint(
@@ -78,16 +79,21 @@ def not_found(error: NotFoundError) -> tuple[str, int]:
     return render_template("not_found.html", message=error.message), 404
 
 
+@pages.errorhandler(DamagedRecordError)
+def damaged_record(error: DamagedRecordError) -> tuple[str, int]:
+    return render_template("damaged.html", message=error.message), 500
+
+
 # The recent games --------------------------------------------------------------------------------
 @pages.route("/")
 def index() -> str:
-    cursor = request.args.get("cursor", "")
+    # A page for people: a cursor that is not one (digits 0-9 only) shows the first page.
     found, next_cursor = service().list(
         game="",
         status="",
         player="",
         limit=RECENT_GAMES,
-        cursor=int(cursor) if cursor.isdigit() else None,
+        cursor=ascii_int(request.args.get("cursor")),
     )
     return render_template(
         "index.html",
@@ -183,10 +189,9 @@ RENDERERS = frozenset(("mada", "madcala", "sifaka"))
 
 
 def _requested_at(version: int) -> int:
-    raw = request.args.get("at", "")
-    if raw.isdigit():
-        return min(int(raw), version)
-    return version
+    """The move the viewer opens at: ``?at=`` (digits 0-9 only), else the last."""
+    at = ascii_int(request.args.get("at"))
+    return version if at is None else min(at, version)
 
 
 def status_line(at: int, version: int, moves: list[dict[str, Any]]) -> str:

@@ -10,6 +10,8 @@ import unicodedata
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
 
+from service.requests import QueryInteger
+
 MAX_SEED = 2**64 - 1
 
 
@@ -132,7 +134,7 @@ class GameListQuerySchema(Schema):
         validate=validate.OneOf(["active", "finished", "archived"]), load_default=""
     )
     player = fields.String(load_default="")
-    limit = fields.Integer(validate=validate.Range(min=1, max=100), load_default=20)
+    limit = QueryInteger(validate=validate.Range(min=1, max=100), load_default=20)
     cursor = fields.String(load_default=None)
 
 
@@ -172,8 +174,8 @@ class AppendedSchema(Schema):
 
 class EventsQuerySchema(Schema):
     # "from" is a Python keyword: the field is named by data_key.
-    first = fields.Integer(data_key="from", validate=validate.Range(min=1), load_default=1)
-    limit = fields.Integer(validate=validate.Range(min=1, max=1000), load_default=1000)
+    first = QueryInteger(data_key="from", validate=validate.Range(min=1), load_default=1)
+    limit = QueryInteger(validate=validate.Range(min=1, max=1000), load_default=1000)
 
 
 class EventListSchema(Schema):
@@ -182,7 +184,7 @@ class EventListSchema(Schema):
 
 
 class StateQuerySchema(Schema):
-    at = fields.Integer(validate=validate.Range(min=0), load_default=None)
+    at = QueryInteger(validate=validate.Range(min=0), load_default=None)
 
 
 class StateSchema(Schema):

@@ -11,18 +11,24 @@ Lua script can touch them all atomically:
 - ``<prefix>{id}:idem:<key>``  string: the response to an append made with that Idempotency-Key.
 
 Games are listed through sorted sets scored by a creation serial: all games, by game, by player.
+
+What is read back is checked as it is decoded: a header field or an event that does not decode
+(changed behind the service's back: a hand edit, a disk fault) raises ``DamagedRecordError``, which
+names the field or the event, and concerns that game alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 import redis
 
-from service.chain import LEGACY_FORMAT, canonical_json, event_hash
+from domain.errors import TabletapeError
+from service.chain import FORMAT, LEGACY_FORMAT, canonical_json, event_hash
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
@@ -97,6 +103,42 @@ class GameRecord:
     @property
     def header(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in HEADER_FIELDS}
+
+
+class DamagedRecordError(TabletapeError):
+    """A stored record fails its own checks: a header field or an event does not decode, or the
+    game's rules refuse a stored event. The service is at fault, for that game alone."""
+
+    def __init__(self, game_id: str, problems: list[str], details: dict[str, Any]) -> None:
+        message = f"the stored record of game {game_id} is damaged: {'; '.join(problems)}"
+        super().__init__(message, details)
+        # Each in the words of an audit's problem.
+        self.problems = problems
+
+
+def damaged_header(game_id: str, fields: Mapping[str, str]) -> DamagedRecordError:
+    """The error of a header whose ``fields`` (name -> what is wrong with it) do not decode."""
+    problems = [f"header field {name!r} {why}" for name, why in fields.items()]
+    return DamagedRecordError(game_id, problems, {"fields": dict(fields)})
+
+
+def damaged_event(game_id: str, seq: int, why: str) -> DamagedRecordError:
+    return DamagedRecordError(game_id, [f"event {seq} does not decode: {why}"], {"seq": seq})
+
+
+@dataclass(frozen=True)
+class DamagedHeader:
+    """A stored header that does not decode into a GameRecord, with what the archive job and the
+    recovery read of it: they leave such a game alone once it is marked."""
+
+    id: str
+    # Field name -> what is wrong with it.
+    problems: dict[str, str]
+    status: str | None
+    archive_problem: str | None
+
+    def error(self) -> DamagedRecordError:
+        return damaged_header(self.id, self.problems)
 
 
 @dataclass(frozen=True)
@@ -193,9 +235,18 @@ class EventStore:
         return True
 
     def get(self, game_id: str) -> GameRecord | None:
+        """The game's record; None if there is none, DamagedRecordError if it does not decode."""
+        found = self.find(game_id)
+        if isinstance(found, DamagedHeader):
+            raise found.error()
+        return found
+
+    def find(self, game_id: str) -> GameRecord | DamagedHeader | None:
+        """The game's record, or what is wrong with its header, or None if there is none."""
         return _record(game_id, self.redis.hgetall(self._header_key(game_id)))
 
-    def get_many(self, game_ids: list[str]) -> list[GameRecord | None]:
+    def get_many(self, game_ids: list[str]) -> list[GameRecord | DamagedHeader | None]:
+        """``find`` for each id, in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.hgetall(self._header_key(game_id))
@@ -233,12 +284,13 @@ class EventStore:
 
     # Events ---------------------------------------------------------------------------------------
     def events(self, game_id: str, first: int = 1, last: int | None = None) -> list[StoredEvent]:
-        """Events ``first..last`` (1-based, inclusive; ``last`` None for all that follow)."""
+        """Events ``first..last`` (1-based, inclusive; ``last`` None for all that follow);
+        DamagedRecordError names the first that does not decode."""
         if last is not None and last < first:
             return []
         upper = f"0-{last}" if last is not None else "+"
         entries = self.redis.xrange(self._events_key(game_id), f"0-{first}", upper)
-        return [_stored_event(entry_id, fields) for entry_id, fields in entries]
+        return [_stored_event(game_id, entry_id, fields) for entry_id, fields in entries]
 
     def wait_events(
         self,
@@ -263,7 +315,7 @@ class EventStore:
             entries = (reply.get(key) or [[]])[0]
         else:  # RESP2: [[key, entries]], or nothing
             entries = next((found for name, found in reply or [] if name == key), [])
-        return [_stored_event(entry_id, fields) for entry_id, fields in entries]
+        return [_stored_event(game_id, entry_id, fields) for entry_id, fields in entries]
 
     def blocking_client(self) -> redis.Redis:
         """A client of the same server, with the same options, and a single connection of its
@@ -352,36 +404,123 @@ class EventStore:
         return bool(self.redis.ping())
 
 
-def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | None:
+def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | DamagedHeader | None:
+    # A header without a version is none yet: ``create`` writes the version last.
     if "version" not in fields:
         return None
-    return GameRecord(
-        id=game_id,
-        game=fields["game"],
-        players=orjson.loads(fields["players"]),
-        seed=int(fields["seed"]),
-        seed_salt=fields.get("seed_salt") or None,
-        seed_commitment=fields.get("seed_commitment") or None,
-        options=orjson.loads(fields["options"]),
-        rules_version=fields["rules_version"],
-        record_format=int(fields.get("record_format", LEGACY_FORMAT)),
-        created_at=fields["created_at"],
-        version=int(fields["version"]),
-        status=fields["status"],
-        head_hash=fields["head_hash"],
-        token_sha256=fields["token_sha256"],
-        seat_tokens_sha256=orjson.loads(fields.get("seat_tokens_sha256", "[]")),
-        finished_at=fields.get("finished_at"),
-        result=orjson.loads(fields["result"]) if "result" in fields else None,
-        archive_problem=fields.get("archive_problem"),
-        trimmed=fields.get("trimmed") == "1",
-    )
+    header = _HeaderFields(fields)
+    values = {
+        "game": header.required("game"),
+        "players": header.required("players", _text_list),
+        "seed": header.required("seed", _integer),
+        # Empty in a record of format 1, which has no commitment.
+        "seed_salt": fields.get("seed_salt") or None,
+        "seed_commitment": fields.get("seed_commitment") or None,
+        "options": header.required("options", _json_object),
+        "rules_version": header.required("rules_version"),
+        "record_format": header.optional("record_format", _record_format) or LEGACY_FORMAT,
+        "created_at": header.required("created_at"),
+        "version": header.required("version", _integer),
+        "status": header.required("status", _status),
+        "head_hash": header.required("head_hash"),
+        "token_sha256": header.required("token_sha256"),
+        "seat_tokens_sha256": header.optional("seat_tokens_sha256", _text_list) or [],
+        "finished_at": header.optional("finished_at"),
+        "result": header.optional("result", _json_object),
+        "archive_problem": header.optional("archive_problem"),
+        "trimmed": fields.get("trimmed") == "1",
+    }
+    if header.problems:
+        return DamagedHeader(
+            game_id, header.problems, fields.get("status"), fields.get("archive_problem")
+        )
+    return GameRecord(id=game_id, **values)
 
 
-def _stored_event(entry_id: str, fields: Mapping[str, str]) -> StoredEvent:
-    return StoredEvent(
-        seq=int(entry_id.partition("-")[2]),
-        body=orjson.loads(fields["body"]),
-        at=fields["at"],
-        hash=fields["hash"],
-    )
+class _HeaderFields:
+    """Decodes a stored header's fields one at a time, noting each that does not decode."""
+
+    def __init__(self, fields: Mapping[str, str]) -> None:
+        self.fields = fields
+        # Field name -> what is wrong with it.
+        self.problems: dict[str, str] = {}
+
+    def required(self, name: str, decode: Callable[[str], Any] = str) -> Any:
+        if name not in self.fields:
+            self.problems[name] = "is missing"
+        return self.optional(name, decode)
+
+    def optional(self, name: str, decode: Callable[[str], Any] = str) -> Any:
+        """The decoded field, or None when it is absent or does not decode."""
+        raw = self.fields.get(name)
+        if raw is None:
+            return None
+        try:
+            return decode(raw)
+        except ValueError as error:
+            self.problems[name] = str(error)
+            return None
+
+
+_INTEGER = re.compile(r"-?[0-9]+")
+_STATUSES = ("active", "finished", "archived")
+
+# Each decoder raises ValueError saying what is wrong, in words that follow the field's name.
+
+
+def _integer(raw: str) -> int:
+    # Stricter than int(), which takes spaces, underscores and other digits than ASCII.
+    if not _INTEGER.fullmatch(raw):
+        raise ValueError("is not an integer")
+    return int(raw)
+
+
+def _json(raw: str) -> Any:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ValueError("is not JSON") from None
+
+
+def _json_object(raw: str) -> dict[str, Any]:
+    value = _json(raw)
+    if not isinstance(value, dict):
+        raise ValueError("is not a JSON object")
+    return value
+
+
+def _text_list(raw: str) -> list[str]:
+    value = _json(raw)
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError("is not a JSON list of strings")
+    return value
+
+
+def _status(raw: str) -> str:
+    if raw not in _STATUSES:
+        raise ValueError(f"is {raw!r}, not one of {', '.join(_STATUSES)}")
+    return raw
+
+
+def _record_format(raw: str) -> int:
+    value = _integer(raw)
+    if value not in (LEGACY_FORMAT, FORMAT):
+        raise ValueError(f"is {value}, not a record format this service reads")
+    return value
+
+
+def _stored_event(game_id: str, entry_id: str, fields: Mapping[str, str]) -> StoredEvent:
+    seq = int(entry_id.partition("-")[2])
+    try:
+        body_json, at, hash = fields["body"], fields["at"], fields["hash"]
+    except KeyError as missing:
+        raise damaged_event(game_id, seq, f"it has no {missing.args[0]}") from None
+    try:
+        body = orjson.loads(body_json)
+    except orjson.JSONDecodeError:
+        raise damaged_event(game_id, seq, "its body is not JSON") from None
+    if not isinstance(body, dict):
+        raise damaged_event(game_id, seq, "its body is not a JSON object")
+    if not isinstance(body.get("type"), str):
+        raise damaged_event(game_id, seq, "its body has no type")
+    return StoredEvent(seq=seq, body=body, at=at, hash=hash)

@@ -27,15 +27,17 @@ import redis
 from flask import Response, current_app, request
 from flask.blueprints import BlueprintSetupState
 from flask.views import MethodView
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, validate
 from werkzeug.exceptions import ServiceUnavailable
 
 from domain import get_game
+from domain.corrections import voided
 from domain.errors import TabletapeError
 from domain.viewers import Viewer
 from service.api import TOKEN_HEADER, ApiBlueprint, reader, service
 from service.errors import InvalidRequestError
 from service.games import GameService, event_json
+from service.requests import MAX_DIGITS, QueryInteger, ascii_int
 from service.schemas import ErrorSchema
 from service.store import GameRecord
 
@@ -49,6 +51,8 @@ RETRY_MS = 2000
 _BLOCK_MS = 1000
 # Events read per XRANGE or XREAD.
 _PAGE = 500
+# A client refused for want of a stream slot may retry after this many seconds.
+_SLOT_RETRY_AFTER = 5
 
 
 @dataclass(frozen=True)
@@ -88,13 +92,13 @@ def _count_streams(state: BlueprintSetupState) -> None:
 
 
 class StreamQuerySchema(Schema):
-    first = fields.Integer(
+    first = QueryInteger(
         data_key="from",
         validate=validate.Range(min=1),
         load_default=None,
         metadata={"description": "the first seq to send, as in GET /events (default: 1)"},
     )
-    last_event_id = fields.Integer(
+    last_event_id = QueryInteger(
         validate=validate.Range(min=0),
         load_default=None,
         metadata={"description": "the last seq received: as the Last-Event-ID header, which wins"},
@@ -114,7 +118,9 @@ _DESCRIPTION = f"""Server-Sent Events (`text/event-stream`), in this order:
 
 - `retry: {RETRY_MS}` (how long EventSource waits before reconnecting);
 - one message per move, in order, from the resume point: `id: <seq>`, `event: move`,
-  `data: <the stored event as GET /games/{{id}}/events returns it, plus "version">`;
+  `data: <the stored event as GET /games/{{id}}/events returns it, plus "version">`. Its
+  `void` says whether the move is void as of when it is sent: a retraction appended later
+  comes as a message of its own (`type` `retract`), and voids the latest move still standing;
 - once the game is over (at once if it already is): `event: end`,
   `data: {{"id", "status", "version", "finished_at", "result"}}`, and the stream closes.
   Close the EventSource on `end`, or it reconnects and gets the `end` again;
@@ -127,7 +133,7 @@ refused with 503 `unavailable`."""
 _EXAMPLE = (
     f"retry: {RETRY_MS}\n\n"
     'id: 1\nevent: move\ndata: {"seq":1,"type":"draw","player":0,'
-    '"at":"2025-01-01T12:00:00.000Z","hash":"9f2c...","version":1}\n\n'
+    '"at":"2025-01-01T12:00:00.000Z","hash":"9f2c...","void":false,"version":1}\n\n'
     ": keep-alive\n\n"
     'event: end\ndata: {"id":"3f2a...","status":"finished","version":87,'
     '"finished_at":"2025-01-01T12:30:00.000Z","result":{"winners":[1],"scores":[12,17]}}\n\n'
@@ -169,7 +175,8 @@ class Stream(MethodView):
         if release is None:
             raise ServiceUnavailable(
                 f"this server already serves {slots.limit} live streams: retry in a moment,"
-                f" or read GET /games/{game_id}/events"
+                f" or read GET /games/{game_id}/events",
+                retry_after=_SLOT_RETRY_AFTER,
             )
         try:
             limits = StreamLimits(
@@ -195,12 +202,14 @@ def _resume_point(query: dict[str, Any], record: GameRecord) -> int:
     """The last seq the client has: Last-Event-ID, else ?last_event_id=, else ?from= minus 1."""
     header = request.headers.get("Last-Event-ID")
     if header is not None and header.strip():
-        if not header.strip().isdigit():
+        seq = ascii_int(header.strip())
+        if seq is None:
             raise InvalidRequestError(
-                f"Last-Event-ID must be a seq this stream sent, got {header!r}",
+                f"Last-Event-ID must be a seq this stream sent (the digits 0-9, at most"
+                f" {MAX_DIGITS}), got {header!r}",
                 {"Last-Event-ID": "a seq"},
             )
-        after, name, given = int(header.strip()), "Last-Event-ID", header.strip()
+        after, name, given = seq, "Last-Event-ID", header.strip()
     elif query["last_event_id"] is not None:
         after, name, given = query["last_event_id"], "last_event_id", query["last_event_id"]
     elif query["first"] is not None:
@@ -222,6 +231,11 @@ def follow(
     """The stream's messages: the moves after ``after`` as ``viewer`` may read them, live, then
     ``end``.
 
+    Each move says whether it is void as of when it is sent, as GET /events would say then. A
+    retraction voids the latest move still standing, which the whole record decides: the bodies
+    of every event so far are kept (the moves before ``after`` read once), and voided() folds
+    them again for each batch, as GameService.events_json does for a page of events.
+
     Runs outside the request: it uses only what it is given.
     """
     game = get_game(record.game)
@@ -233,14 +247,19 @@ def follow(
     yield f"retry: {RETRY_MS}\n\n"
     quiet_since = time.monotonic()
     try:
+        # The bodies of events 1 to ``last``, in order: what decides which moves are void.
+        history = [event.body for event in games.events(record, 1, last)] if last else []
         # What the header counted already: from the stream (XRANGE) or the archive.
         batch = (
             games.events(record, last + 1, record.version - last) if record.version > last else []
         )
         while True:
             if batch:
+                history += [event.body for event in batch]
+                void = voided(history)
                 for event in batch:
-                    yield _move(event_json(game, event, viewer), event.seq)
+                    shown = {**event_json(game, event, viewer), "void": void[event.seq - 1]}
+                    yield _move(shown, event.seq)
                 last = batch[-1].seq
                 quiet_since = time.monotonic()
                 # Has the game moved on, or ended? (A last move and "finished" are one write.)

@@ -3,6 +3,10 @@
 The job is idempotent, so it may be killed at any point and run again, or run twice at once:
 the archive file is written atomically with bytes that depend on the record alone, the statistics
 are counted under a guard that admits each game once, and the game is marked ``archived`` last.
+
+A record that does not audit (a header or an event that does not decode, an event the rules
+refuse, a broken chain) is never archived: the job marks it with its problems, once, and the
+recovery leaves it alone from then on (``workers.queues``); the audit goes on saying why.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import redis
 
 from service.archive import Archive, archive_document
 from service.audit import audit_game
-from service.store import EventStore
+from service.store import DamagedHeader, DamagedRecordError, EventStore
 from workers import stats
 
 log = logging.getLogger(__name__)
@@ -36,20 +40,22 @@ def archive_game(
 
 
 def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> str:
-    record = store.get(game_id)
+    record = store.find(game_id)
     if record is None:
         return "missing"
     if record.status == "archived":
         return "already"
     if record.status != "finished":
         return "not finished"
-    events = store.events(game_id)
+    if isinstance(record, DamagedHeader):
+        return _refuse(store, game_id, record.error().problems)
+    try:
+        events = store.events(game_id)
+    except DamagedRecordError as error:
+        return _refuse(store, game_id, error.problems)
     audit = audit_game(record, events)
     if not audit.ok:
-        # Never archive a record that does not replay to what it claims: keep it for the audit.
-        store.mark_archive_problem(game_id, "; ".join(audit.problems))
-        log.error("game %s not archived: %s", game_id, audit.problems)
-        return "problem"
+        return _refuse(store, game_id, audit.problems)
     document = archive_document(record, events)
     archive.write(document)
     if archive.read(game_id) != document:
@@ -60,6 +66,13 @@ def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> s
     stats.count_game(store.redis, store.prefix, record, audit.standing, audit.states)
     store.mark_archived(game_id, trim=trim)
     return "archived"
+
+
+def _refuse(store: EventStore, game_id: str, problems: list[str]) -> str:
+    """Never archive a record that does not audit: mark it, for the audit and the recovery."""
+    store.mark_archive_problem(game_id, "; ".join(problems))
+    log.error("game %s not archived: %s", game_id, problems)
+    return "problem"
 
 
 def with_backoff(step: Callable[[], T]) -> T:

@@ -77,14 +77,18 @@ class ArchiveQueue:
 
 
 def unarchived_games(store: EventStore) -> Iterator[str]:
-    """Ids of finished games that are not archived, and not held back by an audit problem."""
+    """Ids of finished games that are not archived, and not held back by an audit problem.
+
+    A finished game whose header does not decode is one of them until the archive job has marked
+    it (its problem is its header): the job is where a record is judged, and logged, once.
+    """
     below = None
     while True:
         rows = store.newest(below=below)
-        records = store.get_many([game_id for game_id, _ in rows])
-        for record in records:
-            if record is not None and record.status == "finished" and not record.archive_problem:
-                yield record.id
+        found = store.get_many([game_id for game_id, _ in rows])
+        for header in found:
+            if header is not None and header.status == "finished" and not header.archive_problem:
+                yield header.id
         if len(rows) < store.PAGE:
             return
         below = rows[-1][1]

@@ -22,6 +22,7 @@ SCORPION_DISCARD: Final = "scorpion_discard"
 CHOOSE_TARGET: Final = "choose_target"
 ROUND_DISCARD: Final = "round_discard"
 
+
 @dataclass(frozen=True, slots=True)
 class Pending:
     kind: str

@@ -1,0 +1,82 @@
+"""The gunicorn worker of `tabletape serve`: gthread, with gunicorn's own errors in the contract's
+JSON body.
+
+gunicorn answers what it cannot parse before the app sees a request (a bad request line, method
+or HTTP version, a URI or headers too large, a bad header, a broken chunked body it drains) with
+an HTML page, written by ``gunicorn.util.write_error``, which ``Worker.handle_error`` calls once it
+has chosen the status and logged the error. This worker keeps all of that and replaces only the
+writing: the same status, the contract's body. (``handle_error`` itself holds gunicorn's mapping
+of its exceptions to statuses: copying it here would drift from gunicorn's as it changes.)
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import orjson
+from gunicorn import util
+from gunicorn.workers.gthread import ThreadWorker
+
+from service.errors import code_of_status, echoable
+
+# What a person can do about each status gunicorn answers by itself; gunicorn's own text follows.
+_MESSAGES = {
+    400: "the request is not valid HTTP/1.1",
+    403: "the request is forbidden",
+    414: "the request line is too long: send a shorter URL",
+    417: "the request's Expect header cannot be met: send the request without it",
+    431: "the request's headers are too large or too many: send fewer or shorter ones",
+    500: "something went wrong on our side; the error is logged",
+    501: "the request's Transfer-Encoding is not supported: send chunked or a Content-Length",
+}
+# gunicorn answers an unsupported Transfer-Encoding with 501: the request's fault all the same.
+_CODES = {501: "invalid_request"}
+
+
+class JsonErrorWorker(ThreadWorker):
+    def init_process(self) -> None:
+        # handle_error looks write_error up on gunicorn.util at each call: in this worker's
+        # process, every error gunicorn writes is written by write_json_error.
+        util.write_error = write_json_error
+        super().init_process()
+
+    def handle_request(self, req: Any, conn: Any) -> bool:
+        keepalive: bool = super().handle_request(req, conn)
+        req.answered = True
+        return keepalive
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        if getattr(req, "answered", False):
+            # The request has its answer: what failed is draining the body it left unread (a
+            # broken chunk). A second answer would be read as the next request's: the
+            # connection closes instead.
+            self.log.warning("closing the connection: the body of %s %s cannot be drained: %s",
+                             req.method, req.path, exc)  # fmt: skip
+            return
+        super().handle_error(req, client, addr, exc)
+
+
+def write_json_error(sock: socket.socket, status: int, reason: str, message: str) -> None:
+    """gunicorn.util.write_error's job (the whole answer, then the connection closes), with the
+    contract's body."""
+    sentence = _MESSAGES.get(status, reason.lower())
+    # gunicorn's own text says what it found; a 500's (its configuration's) is for the log only.
+    if message and status != 500:
+        sentence = f"{sentence} ({message})"
+    error = {"code": _CODES.get(status) or code_of_status(status), "message": sentence,
+             "details": {}}  # fmt: skip
+    body = orjson.dumps(echoable({"error": error}))
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\n"
+        "Connection: close\r\n"
+        "Content-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n"
+        "\r\n"
+    )
+    util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+def worker_class() -> str:
+    """The dotted name gunicorn's ``worker_class`` setting takes."""
+    return f"{__name__}.{JsonErrorWorker.__name__}"

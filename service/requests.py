@@ -1,0 +1,130 @@
+"""Reading what a request sends: its body as JSON, and the integers of its headers and queries.
+
+Every reader of a request goes through here, so that one set of limits holds whatever is sent:
+
+- a body is at most MAX_CONTENT_LENGTH bytes, chunked or not (413 too_large), and a chunked body
+  whose framing is broken is the client's fault (400), never a 500;
+- JSON is parsed by orjson, which refuses what the contract refuses: invalid UTF-8, lone
+  surrogates (no UTF-8 for them: nothing could store or echo them), NaN and Infinity, and numbers
+  too large for a double (where Python's ``int()`` would raise past 4,300 digits). It nests at
+  most MAX_DEPTH levels: deeper, the canonical JSON of the hash chain and the JSON of the answer
+  would run out of stack;
+- an integer is ASCII digits only, at most MAX_DIGITS of them. ``str.isdigit()`` says yes to
+  ``²``, which ``int()`` refuses, and ``int()`` takes the digits of other scripts (``٣``) and
+  mathematical bold ones; a long run of digits would cost a quadratic conversion, then a
+  ValueError past 4,300.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+from flask import request
+from gunicorn.http.errors import ParseException
+from marshmallow import fields
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from service.errors import InvalidRequestError
+
+# Deeper than any body of the contract (a Madcala catalog in a record's options is 8 levels).
+MAX_DEPTH = 32
+# Versions, seqs and cursors all fit: 18 digits stay below 2**63.
+MAX_DIGITS = 18
+_DIGITS = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
+_SIGNED_DIGITS = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
+
+
+def ascii_int(text: str | None) -> int | None:
+    """``text`` as a non-negative integer of ASCII digits; None for anything else."""
+    if text is None or not _DIGITS.fullmatch(text):
+        return None
+    return int(text)
+
+
+class QueryInteger(fields.Integer):
+    """An integer of a query string: ASCII digits, at most MAX_DIGITS of them (a leading ``-``
+    passes, for the field's range to name what it takes)."""
+
+    default_error_messages = {
+        "invalid": f"Not a whole number written with the digits 0-9 (at most {MAX_DIGITS}).",
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if not isinstance(value, str) or not _SIGNED_DIGITS.fullmatch(value):
+            raise self.make_error("invalid")
+        number: int = super()._deserialize(value, attr, data, **kwargs)
+        return number
+
+
+def body_bytes() -> bytes:
+    """The request's body, read once (then cached): 413 over the size limit, chunked or not;
+    400 when its chunked framing is broken."""
+    limit = request.max_content_length
+    try:
+        # Over the limit with a Content-Length, werkzeug raises 413 before reading.
+        data = request.get_data(cache=True)
+        # A chunked body: werkzeug stops reading at the limit without a word, and the JSON cut
+        # there would be a 400. One byte more means the body is over the limit.
+        chunked_to_the_limit = (
+            limit is not None and request.content_length is None and len(data) >= limit
+        )
+        if chunked_to_the_limit and request.environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
+    except ParseException as error:
+        # gunicorn decodes a chunked body as it is read: a bad chunk size is found here.
+        raise InvalidRequestError(
+            f"the request body could not be read: its chunked encoding is broken ({error})",
+            {"body": "a well-formed chunked body, or a Content-Length"},
+        ) from None
+    return data
+
+
+def refuse_bodies_over_the_limit() -> None:
+    """Run before every view (and the rate limit): a body over the limit is a 413 whatever the
+    route, and a chunked body is read now, so that a broken one is answered 400 here. Left
+    unread, it would be found broken by gunicorn after the answer, as it drains the body."""
+    limit = request.max_content_length
+    if request.content_length is not None:
+        if limit is not None and request.content_length > limit:
+            raise RequestEntityTooLarge()
+    elif request.headers.get("Transfer-Encoding"):
+        body_bytes()
+
+
+def parse_json(data: bytes) -> Any:
+    """A JSON document, as the contract takes it (see the module's docstring); else 400."""
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        raise InvalidRequestError(
+            f"the body is not valid JSON (UTF-8, without NaN, Infinity or lone surrogates):"
+            f" {error}",
+            {"body": "JSON"},
+        ) from None
+    if nests_deeper_than(value, MAX_DEPTH):
+        raise InvalidRequestError(
+            f"the body nests objects and lists more than {MAX_DEPTH} levels deep",
+            {"body": f"at most {MAX_DEPTH} levels of nesting"},
+        )
+    return value
+
+
+def json_body() -> Any:
+    return parse_json(body_bytes())
+
+
+def nests_deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` levels deep. Iterative: the
+    value may be deeper than Python's stack."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            if depth > limit:
+                return True
+            pending.extend((child, depth + 1) for child in item)
+    return False
