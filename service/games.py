@@ -571,6 +571,9 @@ class GameService:
                 f"{header['game']} is played by {game.min_players} to {game.max_players} players",
                 {"players": len(players)},
             )
+        # Completed with their defaults, as at creation: the header (and its hash) is then the
+        # one a game created with these options would have.
+        header["options"] = game.options(header["options"], len(players))
         bodies = document["events"]
         audit = replay_record(header, bodies)
         if not audit.ok:

@@ -357,3 +357,13 @@ def test_stats_rebuild_from_the_archive_equals_the_live_projections(
     assert done.returncode == 0, done.stderr
     assert client.get("/stats/mada").json == live
     assert {name: client.get(f"/players/{name}/stats").json for name in players} == players
+
+
+def test_an_import_completes_its_options_with_their_defaults(client: FlaskClient) -> None:
+    game = create(client, players=["Ana", "Ben"], options={"first_player": 1})
+    exported = client.get(f"/games/{game['id']}/export", headers=auth(game)).json
+    # A record written by hand may leave out the options it takes by default.
+    exported["options"] = {"first_player": 1}
+    copy = client.post("/games/import", json=exported)
+    assert copy.status_code == 201
+    assert copy.json["options"] == game["options"] == {"first_player": 1, "chance": "seeded"}

@@ -219,8 +219,12 @@ def test_a_header_that_does_not_decode_is_a_500_for_that_game_alone(
     url = f"/games/{game['id']}"
     details = assert_damaged(served.get(url, headers=auth(game)), field)
     assert field in details["fields"]
-    for path in ("/state", "/events", "/legal", "/export", "/audit"):
+    for path in ("/state", "/events", "/legal", "/export"):
         assert_damaged(served.get(url + path, headers=auth(game)), field)
+    # The audit reports it, naming the field.
+    audit = served.get(url + "/audit", headers=auth(game))
+    assert audit.status_code == 200 and audit.json["ok"] is False
+    assert any(field in problem for problem in audit.json["problems"])
     assert_damaged(append(served, game, {"type": "draw", "player": 0}), field)
     # The listing leaves the damaged game out, and goes on with the others.
     listed = served.get("/games")
