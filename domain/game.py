@@ -11,6 +11,10 @@ The contract of a game, whatever its rules:
 - ``legal_moves`` lists complete event bodies, each of which ``apply`` accepts;
 - ``result`` is ``{"winners": [...], "scores": [...]}`` once the game is over, else None.
 
+The shapes of a game's JSON, for the API's documentation (plain JSON Schema, ``domain.shapes``):
+``event_schemas`` per event type (``event_fields`` says what each field holds), ``state_schema``
+for what ``view`` returns to any viewer, and ``options_schema(players)`` for the creation options.
+
 What a game hides from whom (``domain.viewers``): the game declares its secrets here, in its own
 module, and every read path of the service goes through these:
 - ``view(state, viewer)`` renders the state as JSON as that viewer may see it at the table;
@@ -54,12 +58,21 @@ class Game(ABC, Generic[S]):
     # The game's events for the API's documentation: type -> field -> what it holds. Plain data:
     # the rules validate events themselves.
     event_fields: Mapping[str, Mapping[str, str]] = {}
+    # Event type -> the JSON Schema of a whole event of that type (its ``type`` included).
+    event_schemas: Mapping[str, Mapping[str, Any]] = {}
     # Event type -> the fields of such an event that only its ``player`` may see while the game
     # is on (``event_view`` leaves them out for everyone else and lists them in ``hidden``).
     private_event_fields: Mapping[str, tuple[str, ...]] = {}
+    # The JSON Schema of ``view``'s answer, whoever the viewer: any JSON object unless declared.
+    state_schema: Mapping[str, Any] = {"type": "object"}
 
     @abstractmethod
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]: ...
+
+    def options_schema(self, players: int) -> Mapping[str, Any]:
+        """The JSON Schema of the creation options of a game of ``players``, as ``options``
+        takes them: any JSON object unless the game declares its options."""
+        return {"type": "object"}
 
     @abstractmethod
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> S: ...

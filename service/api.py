@@ -11,31 +11,34 @@ from typing import Any
 from flask import Request, current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from marshmallow import Schema, missing
+from marshmallow import missing
 from webargs.core import is_json
 from webargs.flaskparser import FlaskParser
 
 from domain.viewers import PUBLIC, RECORDER, Viewer
 from service.errors import InvalidRequestError, UnauthorizedError
+from service.game_shapes import ref
 from service.games import GameService, Tokens
 from service.jsonio import json_response
-from service.requests import MAX_DIGITS, ascii_int, body_bytes, json_body, parse_json
+from service.requests import (
+    HEADER_SPACE,
+    MAX_DIGITS,
+    ascii_int,
+    body_bytes,
+    json_body,
+    parse_json,
+)
 from service.schemas import (
-    AppendedSchema,
     AuditSchema,
     CreatedGameSchema,
     CreateGameSchema,
     ErrorSchema,
-    EventListSchema,
-    EventSchema,
     EventsQuerySchema,
     GameListQuerySchema,
     GameListSchema,
-    LegalMovesSchema,
     OneGameSchema,
     RecordSchema,
     StateQuerySchema,
-    StateSchema,
 )
 from service.store import DamagedRecordError, GameRecord
 
@@ -73,38 +76,76 @@ _ERRORS = {
 }
 
 
-def _errors(*statuses: int, request_schema: type[Schema] | None = None) -> Any:
-    """Document the contract's error body for the statuses a view can answer.
+def _errors(*statuses: int, body: str | None = None) -> Any:
+    """Document the contract's error body for the statuses a view can answer, and the request's
+    ``body`` (a component of ``service.game_shapes``) when it has one.
 
     One ``doc`` decorator, not one ``alt_response`` per status: each decorator wraps the view,
     and the wrappers run on every request. (Headers are documented on the route: a manual
-    ``parameters`` list here would replace the query parameters ``@arguments`` documents.)
+    ``parameters`` list here would replace the query parameters ``@arguments`` documents.) The
+    body documented replaces the marshmallow schema of ``@arguments``, which still loads it.
     """
-    responses = {
-        str(status): {
-            "description": _ERRORS[status],
-            "content": {"application/json": {"schema": ErrorSchema}},
-        }
-        for status in (*statuses, 429)
-    }
+    responses = {str(status): error_doc(status, _ERRORS[status]) for status in (*statuses, 429)}
     documented: dict[str, Any] = {"responses": responses}
-    if request_schema is not None:
-        # A body parsed by the view itself (not by @arguments) is documented here.
+    if body is not None:
         documented["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": request_schema}},
+            "content": {"application/json": {"schema": ref(body)}},
         }
     return games.doc(**documented)
 
 
-def _header(name: str, description: str, required: bool = False) -> dict[str, Any]:
+# Sent with every 429 and 503 (service.limits, service.errors, the stream's slots, the health).
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "the seconds to wait before retrying",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    }
+}
+# Sent with the answers about one game (not every audit: one of a header that does not decode).
+ETAG = {
+    "ETag": {
+        "description": 'the game\'s version, quoted ("3"): send it back as If-Match',
+        "schema": {"type": "string", "pattern": '^"[0-9]+"$'},
+    }
+}
+CREATED = {
+    **ETAG,
+    "Location": {
+        "description": "the new game's path",
+        "required": True,
+        "schema": {"type": "string"},
+    },
+}
+
+
+def error_doc(status: int, description: str) -> dict[str, Any]:
+    """An error answer of ``status``, as the OpenAPI document gives it."""
+    documented: dict[str, Any] = {
+        "description": description,
+        "content": {"application/json": {"schema": ErrorSchema}},
+    }
+    if status in (429, 503):
+        documented["headers"] = RETRY_AFTER
+    return documented
+
+
+def _header(
+    name: str, description: str, required: bool = False, pattern: str | None = None
+) -> dict[str, Any]:
+    schema = {"type": "string"} if pattern is None else {"type": "string", "pattern": pattern}
     return {
         "in": "header",
         "name": name,
         "required": required,
-        "schema": {"type": "string"},
+        "schema": schema,
         "description": description,
     }
+
+
+# What if_match_version takes: a version, quoted or not, after an optional weak W/.
+IF_MATCH_PATTERN = rf'^{HEADER_SPACE}*(W/)?"*[0-9]{{1,{MAX_DIGITS}}}"*{HEADER_SPACE}*$'
 
 
 TOKEN_HEADER = _header(
@@ -143,7 +184,7 @@ def event_body() -> dict[str, Any]:
     """The posted event: a JSON object with a string ``type``; the game checks the rest.
 
     Parsed here rather than by webargs and marshmallow: this is the hot path of every append,
-    and the game's own rules validate the fields (EventSchema still documents them).
+    and the game's own rules validate the fields (service.game_shapes documents them).
     """
     if not request.is_json:
         raise InvalidRequestError(
@@ -204,16 +245,16 @@ class Games(MethodView):
     def get(self, query: dict[str, Any]) -> Any:
         """Games, newest first, filtered by game, status or player; paginated by cursor."""
         # An empty cursor (a form's empty field, say) is no cursor: the first page.
-        given = query["cursor"] or None
+        given = query.get("cursor") or None
         cursor = ascii_int(given)
         if given is not None and cursor is None:
             raise InvalidRequestError(
                 "cursor must be a next_cursor this endpoint returned", {"cursor": "invalid"}
             )
         found, next_cursor = service().list(
-            game=query["game"],
-            status=query["status"],
-            player=query["player"],
+            game=query.get("game", ""),
+            status=query.get("status", ""),
+            player=query.get("player", ""),
             limit=query["limit"],
             cursor=cursor,
         )
@@ -229,8 +270,8 @@ class Games(MethodView):
         )
 
     @games.arguments(CreateGameSchema)
-    @games.response(201, CreatedGameSchema)
-    @_errors(400, 413, 503)
+    @games.response(201, CreatedGameSchema, headers=CREATED)
+    @_errors(400, 413, 503, body="NewGame")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game; the answer carries the recorder's token and one token per seat,
         returned only here."""
@@ -243,7 +284,7 @@ class Games(MethodView):
 
 @games.route("/games/<game_id>", parameters=[TOKEN_HEADER])
 class Game(MethodView):
-    @games.response(200, OneGameSchema)
+    @games.response(200, OneGameSchema, headers=ETAG)
     @_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
         """One game: its header, version, status and, once over, its result. The seed and its
@@ -262,7 +303,7 @@ class Game(MethodView):
 @games.route("/games/<game_id>/events", parameters=[TOKEN_HEADER])
 class Events(MethodView):
     @games.arguments(EventsQuerySchema, location="query")
-    @games.response(200, EventListSchema)
+    @games.response(200, ref("EventList"), headers=ETAG)
     @_errors(400, 401, 404, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The stored events in order, each with seq, type, its fields, at, void (true when a
@@ -275,13 +316,16 @@ class Events(MethodView):
             headers=etag(record.version),
         )
 
-    @games.response(201, AppendedSchema)
-    @_errors(400, 401, 403, 404, 409, 413, 422, 503)
+    @games.response(201, ref("Appended"), headers=ETAG)
+    @_errors(400, 401, 403, 404, 409, 413, 422, 503, body="Event")
     @games.doc(
-        requestBody={"required": True, "content": {"application/json": {"schema": EventSchema}}},
         parameters=[
             {**TOKEN_HEADER, "required": True},
-            _header("If-Match", 'append only at this version: 3 or "3"; else 409'),
+            _header(
+                "If-Match",
+                'append only at this version: 3 or "3"; else 409',
+                pattern=IF_MATCH_PATTERN,
+            ),
             _header("Idempotency-Key", "a retry with the same key and body appends once"),
         ],
     )
@@ -301,14 +345,16 @@ class Events(MethodView):
 @games.route("/games/<game_id>/state", parameters=[TOKEN_HEADER])
 class State(MethodView):
     @games.arguments(StateQuerySchema, location="query")
-    @games.response(200, StateSchema, description="the game's state object (fields per game)")
+    @games.response(
+        200, ref("State"), description="the game's state: its fields per game", headers=ETAG
+    )
     @_errors(400, 401, 404, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The state after the first ``at`` events (default: all), as the token's holder may see
         it: whole for the recorder (and for everyone once the game is over), a seat's view for a
         seat's token, the public view without a token."""
         record = service().get(game_id)
-        at = query["at"]
+        at = query.get("at")
         if at is not None and at > record.version:
             raise InvalidRequestError(
                 f"at={at} is past the game's {record.version} events",
@@ -320,7 +366,7 @@ class State(MethodView):
 
 @games.route("/games/<game_id>/legal", parameters=[TOKEN_HEADER])
 class Legal(MethodView):
-    @games.response(200, LegalMovesSchema)
+    @games.response(200, ref("LegalMoves"), headers=ETAG)
     @_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
         """The moves the token's holder may append now, as complete event bodies: every move
@@ -338,7 +384,7 @@ class Legal(MethodView):
 
 @games.route("/games/<game_id>/audit", parameters=[TOKEN_HEADER])
 class Audit(MethodView):
-    @games.response(200, AuditSchema)
+    @games.response(200, AuditSchema, headers=ETAG)
     @_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
         """Replay the game from its header, check its seed commitment, verify its hash chain
@@ -358,7 +404,7 @@ class Audit(MethodView):
 
 @games.route("/games/<game_id>/export", parameters=[TOKEN_HEADER])
 class Export(MethodView):
-    @games.response(200, RecordSchema)
+    @games.response(200, ref("Record"), headers=ETAG)
     @_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
         """The whole record as one document: the header's fields and the event bodies. The
@@ -374,8 +420,8 @@ class Export(MethodView):
 @games.route("/games/import")
 class Import(MethodView):
     @games.arguments(RecordSchema)
-    @games.response(201, CreatedGameSchema)
-    @_errors(400, 413, 422, 503)
+    @games.response(201, CreatedGameSchema, headers=CREATED)
+    @_errors(400, 413, 422, 503, body="Record")
     def post(self, document: dict[str, Any]) -> Any:
         """Replay an exported record and create a new game from it (with a new token), or reject
         it whole, naming the first illegal event (422)."""

@@ -17,6 +17,7 @@ from service.config import load_config
 from service.docs import docs_assets
 from service.embedded import ensure_embedded_redis
 from service.errors import register_error_handlers
+from service.game_shapes import register_game_components
 from service.games import GameService
 from service.health import health
 from service.limits import init_rate_limits
@@ -83,6 +84,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tabletape.queue"] = services.archive_queue
 
     api = TabletapeApi(app)
+    # The games' events, states and options, which the blueprints' documentation refers to.
+    register_game_components(api.spec)
     api.register_blueprint(games)
     api.register_blueprint(health)
     api.register_blueprint(stats)

@@ -9,7 +9,7 @@ import redis
 from flask import current_app
 from flask.views import MethodView
 
-from service.api import ApiBlueprint
+from service.api import RETRY_AFTER, ApiBlueprint
 from service.errors import STORE_RETRY_AFTER
 from service.jsonio import json_response
 from service.schemas import ErrorSchema, HealthSchema
@@ -22,8 +22,10 @@ health = ApiBlueprint("health", __name__, description="Service health")
 @health.route("/health")
 class Health(MethodView):
     @health.response(200, HealthSchema)
-    @health.alt_response(503, schema=HealthSchema, description="the store cannot be reached")
-    @health.alt_response(429, schema=ErrorSchema, description="rate_limited")
+    @health.alt_response(
+        503, schema=HealthSchema, description="the store cannot be reached", headers=RETRY_AFTER
+    )
+    @health.alt_response(429, schema=ErrorSchema, description="rate_limited", headers=RETRY_AFTER)
     def get(self) -> Any:
         """200 with the store's state; 503 when Redis is down."""
         client: redis.Redis = current_app.extensions["tabletape.redis"]

@@ -32,6 +32,12 @@ from service.errors import InvalidRequestError
 MAX_DEPTH = 32
 # Versions, seqs and cursors all fit: 18 digits stay below 2**63.
 MAX_DIGITS = 18
+# The largest integer a query or a header takes: MAX_DIGITS nines.
+MAX_QUERY_INTEGER = 10**MAX_DIGITS - 1
+# White space as str.strip() sees it among the characters a header holds (ISO-8859-1), for the
+# patterns the OpenAPI document gives the headers read stripped (a class, not \s: JSON Schema's
+# regular expressions are ECMAScript's, whose \s is another set).
+HEADER_SPACE = r"[\t\n\x0b\x0c\r\x1c-\x20\x85\xa0]"
 _DIGITS = re.compile(rf"[0-9]{{1,{MAX_DIGITS}}}")
 _SIGNED_DIGITS = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
 

@@ -1,18 +1,20 @@
 """Marshmallow schemas: they validate requests and, through flask-smorest, write the OpenAPI doc.
 
-Event bodies differ per game and are checked by each game's own rules (``domain``), so the event
-schema only fixes what every event has: its ``type``.
+What differs per game (events, states, options, so the creation and record bodies) is documented
+by ``service.game_shapes`` from each game's own declared shapes, and checked by the game's rules.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
-from service.requests import QueryInteger
+from service.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
 
 MAX_SEED = 2**64 - 1
+# A next_cursor (the digits of a creation serial), or nothing: an empty cursor is the first page.
+CURSOR_PATTERN = f"^[0-9]{{0,{MAX_DIGITS}}}$"
 
 
 class ErrorDetailSchema(Schema):
@@ -26,6 +28,14 @@ class ErrorSchema(Schema):
 
 
 MAX_NAME = 64
+# check_name as JSON Schema, for the OpenAPI document: a character at least that is neither a
+# control character (Cc) nor white space (str.isspace, as strip() sees it), and no control
+# character anywhere. Two unanchored searches: an anchored "^...$" would read differently in
+# Python (whose $ also matches before a final newline) and in JSON Schema (ECMAScript's).
+_CONTROL = r"\x00-\x1f\x7f-\x9f"
+_SPACE = r"\x20\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+NAME_SHOWS = f"[^{_CONTROL}{_SPACE}]"
+NAME_CONTROL = f"[{_CONTROL}]"
 
 
 def check_name(name: str) -> None:
@@ -129,13 +139,17 @@ class CreatedGameSchema(GameSchema):
 
 
 class GameListQuerySchema(Schema):
-    game = fields.String(load_default="")
-    status = fields.String(
-        validate=validate.OneOf(["active", "finished", "archived"]), load_default=""
-    )
-    player = fields.String(load_default="")
+    # A filter left out (or an empty game or player) filters nothing.
+    game = fields.String(metadata={"description": "only the games of this game"})
+    status = fields.String(validate=validate.OneOf(["active", "finished", "archived"]))
+    player = fields.String(metadata={"description": "only the games this name plays in"})
     limit = QueryInteger(validate=validate.Range(min=1, max=100), load_default=20)
-    cursor = fields.String(load_default=None)
+    cursor = fields.String(
+        validate=validate.Regexp(
+            CURSOR_PATTERN, error="not a next_cursor this endpoint returned (digits), nor empty"
+        ),
+        metadata={"description": "a next_cursor this endpoint returned; empty for the first page"},
+    )
 
 
 class GameListSchema(Schema):
@@ -143,64 +157,20 @@ class GameListSchema(Schema):
     next_cursor = fields.String(allow_none=True)
 
 
-class EventSchema(Schema):
-    """One move. Its other fields are the game's (see each game's section of the contract)."""
-
-    class Meta:
-        unknown = INCLUDE
-
-    type = fields.String(required=True, metadata={"example": "play"})
-
-
-class StoredEventSchema(EventSchema):
-    seq = fields.Integer()
-    at = fields.String()
-    hash = fields.String(
-        metadata={"description": "the recorder's only while the game is on (record format 2)"}
-    )
-    void = fields.Boolean(metadata={"description": "GET /events: a retraction voided this move"})
-    hidden = fields.List(
-        fields.String(),
-        metadata={"description": "the fields left out: another seat saw them alone"},
-    )
-
-
-class AppendedSchema(Schema):
-    seq = fields.Integer()
-    version = fields.Integer()
-    event = fields.Nested(StoredEventSchema)
-    state = fields.Dict()
-
-
 class EventsQuerySchema(Schema):
     # "from" is a Python keyword: the field is named by data_key.
-    first = QueryInteger(data_key="from", validate=validate.Range(min=1), load_default=1)
+    first = QueryInteger(
+        data_key="from", validate=validate.Range(min=1, max=MAX_QUERY_INTEGER), load_default=1
+    )
     limit = QueryInteger(validate=validate.Range(min=1, max=1000), load_default=1000)
 
 
-class EventListSchema(Schema):
-    events = fields.List(fields.Nested(StoredEventSchema))
-    version = fields.Integer()
-
-
 class StateQuerySchema(Schema):
-    at = QueryInteger(validate=validate.Range(min=0), load_default=None)
-
-
-class StateSchema(Schema):
-    """A game's state. The fields every game shows; each game adds its own (its section of the
-    contract lists them), and hides some without the recorder's token."""
-
-    version = fields.Integer(metadata={"description": "the events it follows"})
-    status = fields.String(metadata={"enum": ["active", "finished"]})
-    current_player = fields.Integer(
-        allow_none=True, metadata={"description": "the seat to move; null once over"}
+    # Left out: the latest state.
+    at = QueryInteger(
+        validate=validate.Range(min=0, max=MAX_QUERY_INTEGER),
+        metadata={"description": "how many events the state follows (at most the version)"},
     )
-    winners = fields.List(fields.Integer(), metadata={"description": "seats; empty until over"})
-
-
-class LegalMovesSchema(Schema):
-    moves = fields.List(fields.Dict())
 
 
 class HealthSchema(Schema):

@@ -13,7 +13,7 @@ from flask import current_app
 from flask.views import MethodView
 
 from domain.errors import UnknownGameError
-from service.api import ApiBlueprint
+from service.api import RETRY_AFTER, ApiBlueprint
 from service.errors import NotFoundError
 from service.jsonio import json_response
 from service.schemas import ErrorSchema
@@ -32,8 +32,8 @@ def _redis() -> tuple[redis.Redis, str]:
 class GameStats(MethodView):
     @stats.response(200, GameStatsSchema)
     @stats.alt_response(404, schema=ErrorSchema, description="not_found: no game of that name")
-    @stats.alt_response(503, schema=ErrorSchema, description="unavailable")
-    @stats.alt_response(429, schema=ErrorSchema, description="rate_limited")
+    @stats.alt_response(503, schema=ErrorSchema, description="unavailable", headers=RETRY_AFTER)
+    @stats.alt_response(429, schema=ErrorSchema, description="rate_limited", headers=RETRY_AFTER)
     def get(self, game: str) -> Any:
         """Aggregates over the finished games of one game: wins and win rates per player,
         scores, length, seat advantage and the game's own figures (zeros before the first)."""
@@ -48,8 +48,8 @@ class GameStats(MethodView):
 @stats.route("/players/<name>/stats")
 class PlayerStats(MethodView):
     @stats.response(200, PlayerStatsSchema)
-    @stats.alt_response(503, schema=ErrorSchema, description="unavailable")
-    @stats.alt_response(429, schema=ErrorSchema, description="rate_limited")
+    @stats.alt_response(503, schema=ErrorSchema, description="unavailable", headers=RETRY_AFTER)
+    @stats.alt_response(429, schema=ErrorSchema, description="rate_limited", headers=RETRY_AFTER)
     def get(self, name: str) -> Any:
         """A player's figures over every finished game, in all and per game (zeros for a name
         that has finished no game: players are names, not registered accounts)."""

@@ -34,11 +34,11 @@ from domain import get_game
 from domain.corrections import voided
 from domain.errors import TabletapeError
 from domain.viewers import Viewer
-from service.api import TOKEN_HEADER, ApiBlueprint, reader, service
+from service.api import TOKEN_HEADER, ApiBlueprint, error_doc, reader, service
 from service.errors import InvalidRequestError
+from service.game_shapes import ref
 from service.games import GameService, event_json
-from service.requests import MAX_DIGITS, QueryInteger, ascii_int
-from service.schemas import ErrorSchema
+from service.requests import HEADER_SPACE, MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger, ascii_int
 from service.store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -94,13 +94,11 @@ def _count_streams(state: BlueprintSetupState) -> None:
 class StreamQuerySchema(Schema):
     first = QueryInteger(
         data_key="from",
-        validate=validate.Range(min=1),
-        load_default=None,
+        validate=validate.Range(min=1, max=MAX_QUERY_INTEGER),
         metadata={"description": "the first seq to send, as in GET /events (default: 1)"},
     )
     last_event_id = QueryInteger(
-        validate=validate.Range(min=0),
-        load_default=None,
+        validate=validate.Range(min=0, max=MAX_QUERY_INTEGER),
         metadata={"description": "the last seq received: as the Last-Event-ID header, which wins"},
     )
 
@@ -109,7 +107,11 @@ _LAST_EVENT_ID = {
     "in": "header",
     "name": "Last-Event-ID",
     "required": False,
-    "schema": {"type": "string"},
+    # A seq; blank is no header (_resume_point reads it stripped).
+    "schema": {
+        "type": "string",
+        "pattern": f"^{HEADER_SPACE}*([0-9]{{1,{MAX_DIGITS}}})?{HEADER_SPACE}*$",
+    },
     "description": "the last seq received (EventSource sends it when it reconnects):"
     " the stream starts after it",
 }
@@ -118,17 +120,20 @@ _DESCRIPTION = f"""Server-Sent Events (`text/event-stream`), in this order:
 
 - `retry: {RETRY_MS}` (how long EventSource waits before reconnecting);
 - one message per move, in order, from the resume point: `id: <seq>`, `event: move`,
-  `data: <the stored event as GET /games/{{id}}/events returns it, plus "version">`. Its
+  `data: <the stored event as GET /games/{{id}}/events returns it, plus "version">`
+  (`StoredEvent`). Its
   `void` says whether the move is void as of when it is sent: a retraction appended later
   comes as a message of its own (`type` `retract`), and voids the latest move still standing;
 - once the game is over (at once if it already is): `event: end`,
-  `data: {{"id", "status", "version", "finished_at", "result"}}`, and the stream closes.
+  `data: {{"id", "status", "version", "finished_at", "result"}}` (`StreamEnd`), and the stream
+  closes.
   Close the EventSource on `end`, or it reconnects and gets the `end` again;
 - a comment `: keep-alive` after STREAM_HEARTBEAT seconds (15) without a message.
 
 A stream also closes after STREAM_SECONDS (300) without `end`: resume it with `Last-Event-ID`
 (EventSource does so itself). At most STREAM_LIMIT streams at once per API process (8): more are
-refused with 503 `unavailable`."""
+refused with 503 `unavailable`. The schema below is that of one message, as an SSE client
+reads it (`event`, `id`, and `data` holding JSON)."""
 
 _EXAMPLE = (
     f"retry: {RETRY_MS}\n\n"
@@ -140,27 +145,26 @@ _EXAMPLE = (
 )
 
 
-def _error(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": ErrorSchema}}}
-
-
 @stream.route("/games/<game_id>/stream", parameters=[_LAST_EVENT_ID, TOKEN_HEADER])
 class Stream(MethodView):
     @stream.arguments(StreamQuerySchema, location="query")
     @stream.response(
         200,
-        {"type": "string"},
+        # OpenAPI before 3.2 has the schema of an event stream describe each of its messages.
+        ref("StreamMessage"),
         content_type="text/event-stream",
-        description=_DESCRIPTION,
-        example=_EXAMPLE,
+        # An example of the whole stream, in the description: the schema is one message's.
+        description=f"{_DESCRIPTION}\n\nA stream:\n\n```\n{_EXAMPLE}```",
     )
     @stream.doc(
         responses={
-            "400": _error("invalid_request: a resume point that is not a seq of the game"),
-            "401": _error("unauthorized: a token that is not one of the game's"),
-            "404": _error("not_found: no such game"),
-            "429": _error("rate_limited"),
-            "503": _error("unavailable: the store cannot be reached, or too many live streams"),
+            "400": error_doc(400, "invalid_request: a resume point that is not a seq of the game"),
+            "401": error_doc(401, "unauthorized: a token that is not one of the game's"),
+            "404": error_doc(404, "not_found: no such game"),
+            "429": error_doc(429, "rate_limited"),
+            "503": error_doc(
+                503, "unavailable: the store cannot be reached, or too many live streams"
+            ),
         }
     )
     def get(self, query: dict[str, Any], game_id: str) -> Any:
@@ -210,9 +214,9 @@ def _resume_point(query: dict[str, Any], record: GameRecord) -> int:
                 {"Last-Event-ID": "a seq"},
             )
         after, name, given = seq, "Last-Event-ID", header.strip()
-    elif query["last_event_id"] is not None:
+    elif "last_event_id" in query:
         after, name, given = query["last_event_id"], "last_event_id", query["last_event_id"]
-    elif query["first"] is not None:
+    elif "first" in query:
         after, name, given = query["first"] - 1, "from", query["first"]
     else:
         return 0

@@ -15,7 +15,7 @@ from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
 from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
 from domain.events import is_int
 from domain.game import Event, Game, check_options_object, check_seed, register
-from domain.mada import stats
+from domain.mada import shapes, stats
 from domain.mada.catalog import (
     CARDS_TO_END,
     DEFAULT,
@@ -410,6 +410,10 @@ class Mada(Game[MadaState]):
     # names its card only in observed mode). A card tried, played or discarded is shown to all.
     private_event_fields = {"deal": ("cards",), "draw": ("card",)}
 
+    # The shapes of its events and of its state, for the API's document (shapes.py).
+    event_schemas = shapes.EVENT_SCHEMAS
+    state_schema = shapes.STATE_SCHEMA
+
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_players(players)
         check_options_object(raw)
@@ -436,6 +440,9 @@ class Mada(Game[MadaState]):
         if "catalog" in raw:
             options["catalog"] = normalize_catalog(raw["catalog"], players)
         return options
+
+    def options_schema(self, players: int) -> Mapping[str, Any]:
+        return shapes.options_schema(players)
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> MadaState:
         # Options are normalized again (it is cheap and idempotent) so that no caller can start a

@@ -29,8 +29,9 @@ DRAWN: Final = "drawn"
 # Single-valued choices; the others are lists.
 SINGLE_CHOICES: Final = (HOME_SPACE, PLACE)
 CHOICE_FIELDS: Final = (HOME_SPACE, PLACE, REFRESH, STRIKE, STRIKE_CARD, DRAWN)
-_MAX_CHOICES: Final = 16
-_MAX_LIST: Final = 64
+# The longest lists an event may hold: of choices (and pay, effects), and of seats or cards.
+MAX_CHOICES: Final = 16
+MAX_LIST: Final = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +118,7 @@ def parse_event(state: MadcalaState, event: Any) -> Move:
         order = None
         if "order" in event:
             order = tuple(list_field(event, "order", _is_seat, "a seat (0 or 1)"))
-            if len(order) > _MAX_LIST:
+            if len(order) > MAX_LIST:
                 raise InvalidEventError("order is too long", {"order": "too long"})
         last = seat_field(event, "last_doubler", SEATS) if "last_doubler" in event else None
         return MoveShards(player, space, order, last, _choices(state, event, _MOVE_CHOICES))
@@ -146,7 +147,7 @@ def parse_event(state: MadcalaState, event: Any) -> Move:
     discard: tuple[int, ...] = ()
     if "discard" in event:
         names = list_field(event, "discard", state.catalog.is_commoner, "a Commoner card's id")
-        if len(names) > _MAX_LIST:
+        if len(names) > MAX_LIST:
             raise InvalidEventError("discard is too long", {"discard": "too long"})
         discard = tuple(state.catalog.commoner_index[name] for name in names)
     return EndTurn(player, discard)
@@ -161,9 +162,9 @@ def _choices(state: MadcalaState, event: Mapping[str, Any], allowed: tuple[str, 
             given.append((name, (_space(event, name),)))
             continue
         values = event[name]
-        if not isinstance(values, list) or len(values) > _MAX_CHOICES:
+        if not isinstance(values, list) or len(values) > MAX_CHOICES:
             raise InvalidEventError(
-                f"{name} must be a list of at most {_MAX_CHOICES} choices, got {values!r}"[:300],
+                f"{name} must be a list of at most {MAX_CHOICES} choices, got {values!r}"[:300],
                 {name: "a list"},
             )
         if name in (REFRESH, STRIKE_CARD):
@@ -196,7 +197,7 @@ def _strike(item: Any) -> tuple[int, int]:
 
 def _pay(event: Mapping[str, Any]) -> tuple[int, ...]:
     pay = list_field(event, "pay", _is_space, "a space 0..11")
-    if len(pay) > _MAX_CHOICES:
+    if len(pay) > MAX_CHOICES:
         raise InvalidEventError("pay names too many Shards", {"pay": "too long"})
     return tuple(pay)
 
@@ -205,7 +206,7 @@ def _effects(event: Mapping[str, Any]) -> tuple[str, ...] | None:
     if "effects" not in event:
         return None
     effects = list_field(event, "effects", lambda name: name in EFFECTS, "an effect's name")
-    if len(effects) > _MAX_CHOICES:
+    if len(effects) > MAX_CHOICES:
         raise InvalidEventError("effects is too long", {"effects": "too long"})
     return tuple(effects)
 

@@ -17,7 +17,7 @@ from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
 from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
 from domain.events import is_int
 from domain.game import Event, Game, check_options_object, check_seed, register
-from domain.madcala import stats
+from domain.madcala import shapes, stats
 from domain.madcala.catalog import (
     DEFAULT,
     MAX_HEALTH,
@@ -364,6 +364,10 @@ class Madcala(Game[MadcalaState]):
         PlayCommoner.type: (DRAWN,),
     }
 
+    # The shapes of its events and of its state, for the API's document (shapes.py).
+    event_schemas = shapes.EVENT_SCHEMAS
+    state_schema = shapes.STATE_SCHEMA
+
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_players(players)
         check_options_object(raw)
@@ -433,6 +437,9 @@ class Madcala(Game[MadcalaState]):
         if "catalog" in raw:
             options["catalog"] = normalized
         return options
+
+    def options_schema(self, players: int) -> Mapping[str, Any]:
+        return shapes.options_schema(players)
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> MadcalaState:
         # Options are normalized again (cheap and idempotent): no game starts from options that

@@ -21,7 +21,7 @@ from domain.errors import (
 from domain.events import is_int
 from domain.game import Event, Game, check_options_object, check_seed, register
 from domain.rng import SplitMix64
-from domain.sifaka import stats
+from domain.sifaka import shapes, stats
 from domain.sifaka.catalog import (
     COUNTERS,
     DEFAULT,
@@ -362,6 +362,10 @@ class Sifaka(Game[SifakaState]):
     # counter taken shows to its taker only.
     private_event_fields = {"deal": ("card",), "move": ("draw", "counter")}
 
+    # The shapes of its events and of its state, for the API's document (shapes.py).
+    event_schemas = shapes.EVENT_SCHEMAS
+    state_schema = shapes.STATE_SCHEMA
+
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_players(players)
         check_options_object(raw)
@@ -404,6 +408,9 @@ class Sifaka(Game[SifakaState]):
         if "catalog" in raw:
             options["catalog"] = normalize_catalog(raw["catalog"])
         return options
+
+    def options_schema(self, players: int) -> Mapping[str, Any]:
+        return shapes.options_schema(players)
 
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> SifakaState:
         # Options are normalized again (cheap and idempotent) so that no caller can start a game

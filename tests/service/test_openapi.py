@@ -1,16 +1,24 @@
-"""The OpenAPI document: every endpoint with its parameters, its answer's schema and its errors.
+"""The OpenAPI document: every endpoint with its parameters, its answer's schema and its errors,
+every game's shapes, and patterns that say exactly what the service's parsers take.
 
-On fakeredis: only the document is read.
+On fakeredis: only the document is read. (test_openapi_conformance runs Schemathesis against it.)
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import fakeredis
 import pytest
+from marshmallow import ValidationError
 
+from domain import game_names, get_game
+from service.api import IF_MATCH_PATTERN, if_match_version
+from service.errors import InvalidRequestError
+from service.requests import ascii_int
+from service.schemas import NAME_CONTROL, NAME_SHOWS, check_name
 from tests.conftest import make_app
 
 # Every operation, with the errors its view can answer. Every request may be rate limited (429);
@@ -137,3 +145,85 @@ def test_the_stream_is_documented_as_server_sent_events(document: dict[str, Any]
     answer = document["paths"]["/games/{game_id}/stream"]["get"]["responses"]["200"]
     assert set(answer["content"]) == {"text/event-stream"}
     assert "Last-Event-ID" in answer["description"] and "event: end" in answer["description"]
+
+
+def nodes(node: Any) -> Iterator[dict[str, Any]]:
+    """Every object of the document, depth first."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from nodes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from nodes(value)
+
+
+def test_every_schema_is_written_as_openapi_3_0_reads_it(document: dict[str, Any]) -> None:
+    # The games' shapes are JSON Schema: null is converted to `nullable`, `const` to an enum.
+    for node in nodes(document["components"]["schemas"]):
+        assert not isinstance(node.get("type"), list), node
+        assert node.get("type") != "null" and "const" not in node, node
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_game_has_its_shapes_in_the_document(document: dict[str, Any], name: str) -> None:
+    schemas = document["components"]["schemas"]
+    title = name.capitalize()
+    game = get_game(name)
+    for kind in game.event_schemas:
+        part = "".join(word.capitalize() for word in kind.split("_"))
+        assert f"{title}{part}Event" in schemas and f"{title}Stored{part}Event" in schemas
+    assert set(schemas[f"{title}Event"]["discriminator"]["mapping"]) == {
+        *game.event_schemas,
+        "retract",
+    }
+    for union, member in (
+        ("Event", f"{title}Event"),
+        ("StoredEvent", f"{title}StoredEvent"),
+        ("State", f"{title}State"),
+        ("NewGame", f"New{title}Game"),
+        ("Record", f"{title}Record"),
+    ):
+        members = schemas[union].get("anyOf", schemas[union].get("oneOf"))
+        assert {"$ref": f"#/components/schemas/{member}"} in members, (union, member)
+
+
+def test_the_name_pattern_takes_exactly_the_names_check_name_takes() -> None:
+    shows, control = re.compile(NAME_SHOWS), re.compile(NAME_CONTROL)
+    candidates = [chr(code) for code in range(0x3400)] + [
+        "\u3000", "\U0001f600", "Ana", " Ana ", "Ana\n", "\u2003\u2003", "a\x85b", "\xa0x\xa0",
+    ]  # fmt: skip
+    for name in candidates:
+        try:
+            check_name(name)
+            taken = True
+        except ValidationError:
+            taken = False
+        documented = bool(shows.search(name)) and not control.search(name)
+        assert documented == taken, repr(name)
+
+
+HEADER_VALUES = ["3", '"3"', 'W/"3"', " 3\t", "", "  ", "W/ 3", '"W/3"', '3"', "\x853\xa0", "٣",
+                 "3a", "-3", "1" * 18, "1" * 19, "W/", '""']  # fmt: skip
+
+
+def test_the_if_match_pattern_takes_exactly_what_the_append_reads() -> None:
+    app = make_app(fakeredis.FakeRedis(decode_responses=True), "openapi:")
+    for value in HEADER_VALUES:
+        with app.test_request_context(headers={"If-Match": value}):
+            try:
+                if_match_version()
+                taken = True
+            except InvalidRequestError:
+                taken = False
+        assert bool(re.search(IF_MATCH_PATTERN, value)) == taken, repr(value)
+
+
+def test_the_last_event_id_pattern_takes_exactly_what_the_stream_reads(
+    document: dict[str, Any],
+) -> None:
+    shared = document["paths"]["/games/{game_id}/stream"]["parameters"]
+    pattern = next(p for p in shared if p["name"] == "Last-Event-ID")["schema"]["pattern"]
+    for value in HEADER_VALUES:
+        taken = not value.strip() or ascii_int(value.strip()) is not None
+        assert bool(re.search(pattern, value)) == taken, repr(value)
