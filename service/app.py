@@ -14,6 +14,7 @@ import domain  # registers every game
 from service.api import games
 from service.archive import Archive
 from service.config import load_config
+from service.connection import StoreClient, connect, same_server
 from service.docs import docs_assets
 from service.embedded import ensure_embedded_redis
 from service.errors import register_error_handlers
@@ -27,7 +28,7 @@ from service.schemas import ErrorSchema
 from service.stats_api import stats
 from service.store import EventStore
 from service.stream import stream
-from workers.queues import ArchiveQueue, raw_connection
+from workers.queues import ArchiveQueue
 
 
 class TabletapeApi(Api):
@@ -40,7 +41,8 @@ class TabletapeApi(Api):
 
 @dataclass(frozen=True)
 class Services:
-    client: redis.Redis
+    # The store's client: a plain Redis or a cluster (service.connection).
+    client: StoreClient
     store: EventStore
     games: GameService
     archive_queue: ArchiveQueue
@@ -48,9 +50,11 @@ class Services:
 
 def build_services(settings: Mapping[str, Any]) -> Services:
     client = settings.get("REDIS_CLIENT") or redis_client(settings)
-    store = EventStore(client, prefix=settings["KEY_PREFIX"])
+    store = EventStore(
+        client, prefix=settings["KEY_PREFIX"], replica_wait_ms=settings["REPLICA_WAIT_MS"]
+    )
     archive_queue = ArchiveQueue(
-        raw_connection(client),
+        queue_connection(settings, client),
         settings["KEY_PREFIX"],
         settings["ARCHIVE_DIR"],
         trim=settings["ARCHIVE_TRIM"],
@@ -113,8 +117,21 @@ def events_description() -> str:
     return "\n".join(lines)
 
 
-def redis_client(settings: Mapping[str, Any]) -> redis.Redis:
+# How long the service waits on Redis, in seconds: for an answer, and for a connection.
+_TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
+
+
+def redis_client(settings: Mapping[str, Any]) -> StoreClient:
+    """The store's client: REDIS_URL (a plain Redis, or any node of a cluster), else the
+    embedded Redis."""
     url = settings["REDIS_URL"] or ensure_embedded_redis(settings["DATA_DIR"])
-    return redis.Redis.from_url(
-        url, decode_responses=True, socket_timeout=5, socket_connect_timeout=2
-    )
+    return connect(url, decode_responses=True, **_TIMEOUTS)
+
+
+def queue_connection(settings: Mapping[str, Any], store_client: StoreClient) -> redis.Redis:
+    """RQ's connection, which does not decode responses: QUEUE_REDIS_URL, else the store's own
+    server (which must then be a plain Redis: RQ does not run on a cluster)."""
+    url = settings["QUEUE_REDIS_URL"]
+    if url:
+        return redis.Redis.from_url(url, decode_responses=False, **_TIMEOUTS)
+    return same_server(store_client, decode_responses=False)

@@ -22,10 +22,12 @@ from service.stats_cli import stats
 def main() -> None:
     """Tabletape: record, replay and audit tabletop games.
 
-    Every command works on the service's Redis: the server REDIS_URL names or, when it is unset,
-    the embedded Redis that `tabletape serve` starts in TABLETAPE_DATA_DIR (default .data), and
-    on the keys under TABLETAPE_KEY_PREFIX (default tt:). Archives are files in ARCHIVE_DIR
-    (default DATA_DIR/archive). `tabletape COMMAND --help` tells more about each command.
+    Every command works on the service's Redis: the server REDIS_URL names (a plain Redis, or any
+    node of a Redis Cluster; RQ's queue is then on the plain Redis QUEUE_REDIS_URL names) or, when
+    it is unset, the embedded Redis that `tabletape serve` starts in TABLETAPE_DATA_DIR (default
+    .data), and on the keys under TABLETAPE_KEY_PREFIX (default tt:). Archives are files in
+    ARCHIVE_DIR (default DATA_DIR/archive). `tabletape COMMAND --help` tells more about each
+    command.
     """
 
 
@@ -101,15 +103,17 @@ def _services() -> Any:
 @main.command(short_help="Run an RQ worker: archives finished games.")
 @click.option("--burst", is_flag=True, help="stop once the queues are empty")
 def worker(burst: bool) -> None:
-    """Run an RQ worker for the service's queues (REDIS_URL, else the embedded Redis).
+    """Run an RQ worker for the service's queues (on QUEUE_REDIS_URL, else REDIS_URL, else the
+    embedded Redis); its jobs read the games from REDIS_URL's store.
 
     At start it enqueues every finished game that is not archived yet (see ``reconcile``).
     """
-    from workers.queues import raw_connection, reconcile, run_worker
+    from workers.queues import reconcile, run_worker
 
     services = _services()
     reconcile(services.store, services.archive_queue)
-    run_worker(raw_connection(services.client), services.store.prefix, burst=burst)
+    # The queue's Redis (QUEUE_REDIS_URL): the store may be a cluster, where RQ does not run.
+    run_worker(services.archive_queue.queue.connection, services.store.prefix, burst=burst)
 
 
 @main.command("reconcile", short_help="Enqueue the archiving of games not archived yet.")

@@ -6,9 +6,18 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from service.connection import DEFAULT_REPLICA_WAIT_MS
+
 DEFAULTS: dict[str, Any] = {
-    # Unset: the service starts an embedded Redis of its own, keeping its data in DATA_DIR.
+    # Unset: the service starts an embedded Redis of its own, keeping its data in DATA_DIR. It may
+    # name a plain Redis or any node of a Redis Cluster: the service asks the server which.
     "REDIS_URL": None,
+    # The plain Redis of RQ's queue (RQ does not run on a cluster). Unset: REDIS_URL's server.
+    "QUEUE_REDIS_URL": None,
+    # On a cluster whose masters have replicas, a creation or an append is acknowledged only once
+    # a replica has it (WAIT 1 <this>): a failover then loses no acknowledged write. A replica
+    # that does not confirm in time makes the write a 503. 0: acknowledge without waiting.
+    "REPLICA_WAIT_MS": DEFAULT_REPLICA_WAIT_MS,
     "DATA_DIR": ".data",
     "ARCHIVE_DIR": None,  # default: DATA_DIR/archive
     # Drop a game's stream once its archive is written and verified; reads then use the archive.
@@ -31,12 +40,17 @@ DEFAULTS: dict[str, Any] = {
 
 # Environment variables read, each named after its setting.
 _FROM_ENVIRONMENT = (
-    "REDIS_URL", "DATA_DIR", "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT",
-    "STREAM_LIMIT", "STREAM_SECONDS", "STREAM_HEARTBEAT",
+    "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "DATA_DIR", "ARCHIVE_DIR", "KEY_PREFIX",
+    "RATE_LIMIT", "STREAM_LIMIT", "STREAM_SECONDS", "STREAM_HEARTBEAT",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
-_NUMBERS = {"STREAM_LIMIT": int, "STREAM_SECONDS": float, "STREAM_HEARTBEAT": float}
+_NUMBERS = {
+    "REPLICA_WAIT_MS": int,
+    "STREAM_LIMIT": int,
+    "STREAM_SECONDS": float,
+    "STREAM_HEARTBEAT": float,
+}
 
 
 def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:

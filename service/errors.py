@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import redis
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
@@ -21,6 +20,7 @@ from domain.errors import (
     TabletapeError,
     UnknownGameError,
 )
+from service.connection import STORE_UNAVAILABLE
 from service.store import DamagedRecordError
 
 log = logging.getLogger(__name__)
@@ -208,7 +208,8 @@ def _store_down(error: Exception) -> Response:
     return error_response(
         503,
         "unavailable",
-        "the store cannot be reached; nothing was written: retry in a moment",
+        "the store cannot be reached: retry in a moment (an append retried with its"
+        " Idempotency-Key is never recorded twice)",
         headers={"Retry-After": str(STORE_RETRY_AFTER)},
     )
 
@@ -222,6 +223,7 @@ def _unexpected(error: Exception) -> Response:
 def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(TabletapeError, _domain_error)
     app.register_error_handler(HTTPException, _http_error)
-    app.register_error_handler(redis.ConnectionError, _store_down)
-    app.register_error_handler(redis.TimeoutError, _store_down)
+    # A plain Redis or a cluster that cannot serve now (a master down, a slot moving): 503.
+    for unavailable in STORE_UNAVAILABLE:
+        app.register_error_handler(unavailable, _store_down)
     app.register_error_handler(Exception, _unexpected)

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import click
-import redis
 
 from service.config import load_config
+from service.connection import close, connect
 from service.embedded import ensure_embedded_redis
 
 
@@ -24,7 +24,8 @@ def rebuild() -> None:
 
     config = load_config()
     url = config["REDIS_URL"] or ensure_embedded_redis(config["DATA_DIR"])
-    client = redis.Redis.from_url(url, decode_responses=True)
+    # A plain Redis or a cluster: the statistics' keys share one slot, the rebuild works on either.
+    client = connect(url, decode_responses=True)
     archive_dir = config["ARCHIVE_DIR"]
     try:
         games = rebuild_stats(client, config["KEY_PREFIX"], archive_dir, progress=_bar)
@@ -32,7 +33,7 @@ def rebuild() -> None:
         # The live statistics are left as they were: say which file stopped the rebuild.
         raise click.ClickException(str(error)) from error
     finally:
-        client.close()
+        close(client)
     click.echo(f"{games} finished games counted from {archive_dir}")
 
 

@@ -10,7 +10,21 @@ Lua script can touch them all atomically:
   of ids; fields ``body`` (the event's canonical JSON), ``at``, ``hash`` (``service.chain``);
 - ``<prefix>{id}:idem:<key>``  string: the response to an append made with that Idempotency-Key.
 
-Games are listed through sorted sets scored by a creation serial: all games, by game, by player.
+Games are listed through sorted sets scored by a creation serial (the counter
+``<prefix>games:serial``): ``<prefix>games:all``, ``<prefix>games:game:<game>`` and
+``<prefix>games:player:<name>``. They carry no hash tag: on a Redis Cluster each index is a slot
+of its own, chosen by its name, so the players' indexes and the games' spread over the masters;
+the index of all games (and the serial) is one slot, on one master. A creation adds one entry to
+2 + players indexes, against a hundred appends or so for the game's moves on the game's own slot:
+the listings are a small share of the load. If the index of all games outgrew one node, it would
+be split by creation month (``games:all:<yyyy-mm>``, a page read from the newest month back). The
+index writes need no atomicity (a listing skips an id whose header it cannot read): they are
+single-key commands, pipelined without a transaction, which redis-py splits by node.
+
+Every script and every MULTI touches one game's keys alone (one slot). Whether the client is a
+plain Redis or a cluster is ``service.connection``'s business; writes acknowledged to a client
+(creating a game, appending) go through its ``acknowledged_writes``, which on a cluster replies
+once a replica has the write.
 
 What is read back is checked as it is decoded: a header field or an event that does not decode
 (changed behind the service's back: a hand edit, a disk fault) raises ``DamagedRecordError``, which
@@ -29,17 +43,38 @@ import redis
 
 from domain.errors import TabletapeError
 from service.chain import FORMAT, LEGACY_FORMAT, canonical_json, event_hash
+from service.connection import (
+    DEFAULT_REPLICA_WAIT_MS,
+    StoreClient,
+    acknowledged_writes,
+    aim,
+    blocking_client,
+)
 
 IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+
+# Stores a new game's header unless its id is taken: the check and the write are one step.
+# ARGV: the header's fields and values, in pairs.
+_CREATE_SCRIPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1
+"""
 
 # Appends one event if, and only if, the game is active at the expected version. The version check,
 # the XADD, the header update and the idempotency record happen in one step, so two writers can
 # never both append at one version and a retried key can never append twice.
+# A replayed key renews its record's lifetime: a write of its own, so that a replica confirming
+# it (service.connection.acknowledged_writes) confirms the recorded append too, which came before
+# it.
 _APPEND_SCRIPT = """
 local header, events, idem = KEYS[1], KEYS[2], KEYS[3]
 if idem ~= header then
     local prior = redis.call('GET', idem)
-    if prior then return {'replayed', prior} end
+    if prior then
+        redis.call('EXPIRE', idem, ARGV[7])
+        return {'replayed', prior}
+    end
 end
 local current = redis.call('HMGET', header, 'version', 'status')
 if not current[1] then return {'missing'} end
@@ -183,11 +218,21 @@ AppendOutcome = Appended | Replayed | Conflict | Finished | Missing
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis, prefix: str = "tt:") -> None:
+    def __init__(
+        self,
+        client: StoreClient,
+        prefix: str = "tt:",
+        *,
+        replica_wait_ms: int = DEFAULT_REPLICA_WAIT_MS,
+    ) -> None:
         # The client must decode responses: every value here is text.
         self.redis = client
         self.prefix = prefix
-        self._append = client.register_script(_APPEND_SCRIPT)
+        # On a cluster whose masters have replicas, a creation or an append is acknowledged once
+        # a replica has it too, waiting up to ``replica_wait_ms`` for it (0: not at all).
+        writes = acknowledged_writes(client, replica_wait_ms)
+        self._create = writes.script(_CREATE_SCRIPT)
+        self._append = writes.script(_APPEND_SCRIPT)
 
     # Keys -----------------------------------------------------------------------------------------
     def _header_key(self, game_id: str) -> str:
@@ -221,12 +266,12 @@ class EventStore:
             "token_sha256": record.token_sha256,
             "seat_tokens_sha256": orjson.dumps(record.seat_tokens_sha256).decode(),
         }
-        header_key = self._header_key(record.id)
-        if not self.redis.hsetnx(header_key, "game", record.game):
+        pairs = [item for field_value in fields.items() for item in field_value]
+        if not self._create(keys=[self._header_key(record.id)], args=pairs):
             return False
+        # Listed once stored: an index never names a game that is not there yet.
         serial = self.redis.incr(self._index_key("serial"))
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(header_key, mapping=fields)
         pipe.zadd(self._index_key(), {record.id: serial})
         pipe.zadd(self._index_key("game", record.game), {record.id: serial})
         for name in set(record.players):
@@ -308,6 +353,9 @@ class EventStore:
         own rather than one of the shared pool's.
         """
         key = self._events_key(game_id)
+        if client is not None:
+            # On a cluster, the node serving the game's slot: the client follows it there.
+            aim(client, self.redis, key)
         reply = (client or self.redis).xread(
             {key: f"0-{after_seq}"}, count=count, block=max(1, block_ms)
         )
@@ -317,15 +365,13 @@ class EventStore:
             entries = next((found for name, found in reply or [] if name == key), [])
         return [_stored_event(game_id, entry_id, fields) for entry_id, fields in entries]
 
-    def blocking_client(self) -> redis.Redis:
-        """A client of the same server, with the same options, and a single connection of its
-        own: for long waits that must not hold the shared pool's connections. Its owner closes
-        it with ``client.connection_pool.disconnect()``."""
-        pool = self.redis.connection_pool
-        own = redis.ConnectionPool(
-            connection_class=pool.connection_class, max_connections=1, **pool.connection_kwargs
-        )
-        return redis.Redis(connection_pool=own)
+    def blocking_client(self, game_id: str = "") -> redis.Redis:
+        """A client of the server that holds the game's events (on a cluster, the node serving
+        its slot), with the same options and a single connection of its own: for long waits that
+        must not hold the shared pool's connections. Its owner closes it with
+        ``client.connection_pool.disconnect()``. Made without a game, it is pointed at the right
+        node by ``wait_events`` itself."""
+        return blocking_client(self.redis, self._events_key(game_id))
 
     def append(
         self,

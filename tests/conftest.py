@@ -1,7 +1,12 @@
-"""Fixtures shared by every test: a real Redis server, fakeredis, and apps on either.
+"""Fixtures shared by every test: a real Redis server, fakeredis, a Redis Cluster, and apps.
 
 The real Redis is the one TABLETAPE_TEST_REDIS_URL (or REDIS_URL) names; without either, the suite
 starts the embedded Redis itself, so Redis tests always run and never skip.
+
+The cluster is three masters on loopback ports, started once for the session when a test first
+asks for it (``redis_cluster``, from tests/redis_cluster.py: redis-server and redis-cli must be
+installed; .ci/run installs them). The suites of the store, the API, the archive and the
+statistics run on both: their modules make ``real_redis`` the parametrized ``store_redis``.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
+from service.connection import StoreClient, close, connect
 from service.embedded import EmbeddedRedis
+from tests.redis_cluster import LocalCluster
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +44,7 @@ def key_prefix() -> str:
 
 
 @pytest.fixture
-def real_redis(redis_url: str, key_prefix: str) -> Iterator[redis.Redis]:
+def plain_redis(redis_url: str, key_prefix: str) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     yield client
     # Leave the server as we found it: the tests' keys all carry this test's prefix.
@@ -45,6 +52,59 @@ def real_redis(redis_url: str, key_prefix: str) -> Iterator[redis.Redis]:
     if keys:
         client.delete(*keys)
     client.close()
+
+
+@pytest.fixture
+def real_redis(plain_redis: redis.Redis) -> redis.Redis:
+    """The real Redis of a test: the plain server, unless its module runs on both (see
+    ``store_redis``)."""
+    return plain_redis
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    cluster = LocalCluster(tmp_path_factory.mktemp("cluster")).start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def cluster_redis(
+    redis_cluster: LocalCluster, redis_url: str, key_prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[StoreClient]:
+    """A client of the cluster, made as the service makes it (from the URL of one node)."""
+    # The environment names this store, and RQ's queue on the plain Redis (RQ does not run on a
+    # cluster), as a deployment's would: apps built here find their queue there, and the archive
+    # jobs that a test runs in this process find the store there, as a worker would.
+    monkeypatch.setenv("TABLETAPE_REDIS_URL", redis_cluster.url)
+    monkeypatch.setenv("TABLETAPE_QUEUE_REDIS_URL", redis_url)
+    client = connect(redis_cluster.url, decode_responses=True)
+    yield client
+    keys = list(client.scan_iter(match=f"{key_prefix}*", count=1000))
+    if keys:
+        client.delete(*keys)
+    close(client)
+
+
+@pytest.fixture(params=["redis", "cluster"])
+def store_redis(request: pytest.FixtureRequest) -> StoreClient:
+    """The store's Redis: once the plain server, once the cluster."""
+    client: StoreClient = request.getfixturevalue(
+        "plain_redis" if request.param == "redis" else "cluster_redis"
+    )
+    return client
+
+
+@pytest.fixture
+def store_url(store_redis: StoreClient, request: pytest.FixtureRequest) -> str:
+    """The URL of ``store_redis``: what a worker or a command is given as REDIS_URL."""
+    if isinstance(store_redis, redis.Redis):
+        url: str = request.getfixturevalue("redis_url")
+    else:
+        url = request.getfixturevalue("redis_cluster").url
+    return url
 
 
 @pytest.fixture

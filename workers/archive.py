@@ -16,10 +16,10 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-import redis
-
 from service.archive import Archive, archive_document
 from service.audit import audit_game
+from service.config import load_config
+from service.connection import STORE_UNAVAILABLE, StoreClient, close, connect, same_server
 from service.store import DamagedHeader, DamagedRecordError, EventStore
 from workers import stats
 
@@ -33,10 +33,17 @@ _BACKOFF = (0.2, 0.5, 1, 2, 4, 8)
 def archive_game(
     game_id: str, key_prefix: str, archive_dir: str, trim: bool = False, redis_url: str = ""
 ) -> str:
-    """Archive one finished game; the outcome in a word ("archived", "already", "problem"...)."""
-    client = _client(redis_url)
-    store = EventStore(client, prefix=key_prefix)
-    return with_backoff(lambda: _archive(store, Archive(archive_dir), game_id, trim))
+    """Archive one finished game; the outcome in a word ("archived", "already", "problem"...).
+
+    The store is the one ``redis_url`` names, else the worker's REDIS_URL (a plain Redis or a
+    cluster), else the worker's own queue connection: the embedded Redis, which is both.
+    """
+    client = _store_client(redis_url)
+    try:
+        store = EventStore(client, prefix=key_prefix)
+        return with_backoff(lambda: _archive(store, Archive(archive_dir), game_id, trim))
+    finally:
+        close(client)
 
 
 def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> str:
@@ -76,28 +83,25 @@ def _refuse(store: EventStore, game_id: str, problems: list[str]) -> str:
 
 
 def with_backoff(step: Callable[[], T]) -> T:
-    """Run ``step``, retrying with growing pauses while Redis is unreachable."""
+    """Run ``step``, retrying with growing pauses while Redis is unreachable (or, for a cluster,
+    failing over)."""
     for pause in _BACKOFF:
         try:
             return step()
-        except (redis.ConnectionError, redis.TimeoutError) as error:
+        except STORE_UNAVAILABLE as error:
             log.warning("Redis unreachable (%s); retrying in %ss", error, pause)
             time.sleep(pause)
     return step()
 
 
-def _client(redis_url: str) -> redis.Redis:
-    if redis_url:
-        return redis.Redis.from_url(redis_url, decode_responses=True)
-    # Inside an RQ worker: the worker's own connection, decoding text like the service's.
+def _store_client(redis_url: str) -> StoreClient:
+    url = redis_url or load_config()["REDIS_URL"]
+    if url:
+        return connect(url, decode_responses=True)
+    # Inside an RQ worker on the embedded Redis: the worker's own connection, decoding text.
     from rq import get_current_job
 
     job = get_current_job()
     if job is None:
         raise RuntimeError("archive_game needs a redis_url outside an RQ worker")
-    kwargs = dict(job.connection.connection_pool.connection_kwargs)
-    kwargs["decode_responses"] = True
-    pool = job.connection.connection_pool.__class__(
-        connection_class=job.connection.connection_pool.connection_class, **kwargs
-    )
-    return redis.Redis(connection_pool=pool)
+    return same_server(job.connection, decode_responses=True)

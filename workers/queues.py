@@ -1,4 +1,9 @@
-"""The service's RQ queue, the enqueueing of archive jobs, and the recovery of lost ones."""
+"""The service's RQ queue, the enqueueing of archive jobs, and the recovery of lost ones.
+
+RQ runs on a plain Redis (QUEUE_REDIS_URL, by default the store's own server: ``service.app``);
+the store itself may be a cluster. A job names its game, key prefix and archive folder; the worker
+that runs it finds the store in its own configuration (``workers.archive``).
+"""
 
 from __future__ import annotations
 
@@ -18,13 +23,6 @@ from service.store import EventStore
 log = logging.getLogger(__name__)
 
 _WAITING = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
-
-
-def raw_connection(client: redis.Redis) -> redis.Redis:
-    """A connection to the same server that does not decode responses, as RQ needs."""
-    pool = client.connection_pool
-    kwargs = {**pool.connection_kwargs, "decode_responses": False}
-    return redis.Redis(connection_pool=type(pool)(connection_class=pool.connection_class, **kwargs))
 
 
 def _name_part(key_prefix: str) -> str:

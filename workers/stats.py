@@ -6,7 +6,11 @@ Nothing here knows a game's rules: the figures come from ``Game.result``, ``firs
 ``stats_counters``, so a new game gets its statistics without code here.
 
 Keys, all under ``<prefix>{stats}`` (one hash tag: one script or one MULTI may touch them all, and
-in a Redis Cluster they share a slot):
+in a Redis Cluster they share a slot, on one master). A rebuild writes under
+``<prefix>{stats}rebuild-<hex>``, whose hash tag is the same ``{stats}``: the count script, which
+writes either root, and the rebuild's swap, which renames one root's keys onto the other's, each
+touch one slot, so each stays one atomic step on a cluster too. The figures are small (a hash per
+game, per player), and written once per finished game: one slot holds them well.
 
 - ``:counted`` set: the ids of the games counted, the guard that admits each game once;
 - ``:index`` set: the suffix of every figure key written, so that a rebuild knows what it replaces;
@@ -40,6 +44,7 @@ from domain.errors import TabletapeError
 from service.archive import Archive, events_of, read_document
 from service.audit import Audit, replay_record
 from service.chain import LEGACY_FORMAT
+from service.connection import StoreClient
 from service.store import GameRecord
 
 log = logging.getLogger(__name__)
@@ -196,7 +201,7 @@ return 1
 
 
 def count_game(
-    client: redis.Redis,
+    client: StoreClient,
     prefix: str,
     record: GameRecord,
     bodies: Sequence[Mapping[str, Any]],
@@ -206,7 +211,7 @@ def count_game(
     return _count(client, StatsKeys(prefix), figures_of(record, bodies, states))
 
 
-def _count(client: redis.Redis, keys: StatsKeys, figures: GameFigures) -> bool:
+def _count(client: StoreClient, keys: StatsKeys, figures: GameFigures) -> bool:
     # (suffix, op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT (score sums only).
     increments: list[tuple[str, str, str, str]] = []
     for total, increment in figures.totals.items():
@@ -234,7 +239,7 @@ def _count(client: redis.Redis, keys: StatsKeys, figures: GameFigures) -> bool:
 # --- reading: the API's JSON -------------------------------------------------------------------
 
 
-def game_stats(client: redis.Redis, prefix: str, game_name: str) -> dict[str, Any]:
+def game_stats(client: StoreClient, prefix: str, game_name: str) -> dict[str, Any]:
     """The statistics of one game (UnknownGameError if no game has that name); zeros before any
     game of it finished."""
     game = get_game(game_name)
@@ -281,7 +286,7 @@ def game_stats(client: redis.Redis, prefix: str, game_name: str) -> dict[str, An
     }
 
 
-def player_stats(client: redis.Redis, prefix: str, name: str) -> dict[str, Any]:
+def player_stats(client: StoreClient, prefix: str, name: str) -> dict[str, Any]:
     """A player's statistics over every game; zeros for a name that never finished a game."""
     by_game = _plays_of(client.hgetall(StatsKeys(prefix).key(_player(name))))
     overall = PlayFigures()
@@ -354,7 +359,7 @@ def _number(text: str) -> Number:
 
 
 def rebuild_stats(
-    client: redis.Redis, prefix: str, archive_dir: str | Path, progress: Progress | None = None
+    client: StoreClient, prefix: str, archive_dir: str | Path, progress: Progress | None = None
 ) -> int:
     """Recompute every figure from the archive files alone, then swap them in for the live ones
     in one MULTI; the number of games counted. ``progress`` wraps the list of files (a bar)."""
@@ -407,7 +412,7 @@ def _record_of(document: Mapping[str, Any]) -> GameRecord:
     )
 
 
-def _swap_in(client: redis.Redis, archive: Archive, live: StatsKeys, rebuilt: StatsKeys) -> int:
+def _swap_in(client: StoreClient, archive: Archive, live: StatsKeys, rebuilt: StatsKeys) -> int:
     """Replace the live figures by the rebuilt ones, atomically. A game the archive job counted
     while the rebuild ran is counted into the rebuild first (WATCH catches one counted meanwhile);
     a game counted live without an archive file is dropped: the archive is the truth."""
@@ -416,7 +421,10 @@ def _swap_in(client: redis.Redis, archive: Archive, live: StatsKeys, rebuilt: St
         with client.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(live.counted, live.index)
-                late = set(pipe.sdiff(live.counted, rebuilt.counted)) - looked_up
+                # SDIFF and RENAME as raw commands: redis-py's cluster pipeline refuses their
+                # helpers, made for keys in several slots; here every key is in {stats}'s one.
+                late = set(pipe.execute_command("SDIFF", live.counted, rebuilt.counted))
+                late -= looked_up
                 if late:
                     pipe.unwatch()
                     _count_late(client, archive, rebuilt, sorted(late))
@@ -429,10 +437,10 @@ def _swap_in(client: redis.Redis, archive: Archive, live: StatsKeys, rebuilt: St
                 if old - new:
                     pipe.delete(*(live.key(suffix) for suffix in old - new))
                 for suffix in sorted(new):
-                    pipe.rename(rebuilt.key(suffix), live.key(suffix))
+                    pipe.execute_command("RENAME", rebuilt.key(suffix), live.key(suffix))
                 if games:
-                    pipe.rename(rebuilt.counted, live.counted)
-                    pipe.rename(rebuilt.index, live.index)
+                    pipe.execute_command("RENAME", rebuilt.counted, live.counted)
+                    pipe.execute_command("RENAME", rebuilt.index, live.index)
                 else:
                     pipe.delete(live.counted, live.index)
                 pipe.execute()
@@ -442,7 +450,7 @@ def _swap_in(client: redis.Redis, archive: Archive, live: StatsKeys, rebuilt: St
 
 
 def _count_late(
-    client: redis.Redis, archive: Archive, rebuilt: StatsKeys, game_ids: list[str]
+    client: StoreClient, archive: Archive, rebuilt: StatsKeys, game_ids: list[str]
 ) -> None:
     for game_id in game_ids:
         document = archive.read(game_id)
@@ -454,6 +462,6 @@ def _count_late(
         _count(client, rebuilt, _figures_of_file(archive.path(game_id), document))
 
 
-def _drop(client: redis.Redis, keys: StatsKeys) -> None:
+def _drop(client: StoreClient, keys: StatsKeys) -> None:
     suffixes = client.smembers(keys.index)
     client.delete(keys.counted, keys.index, *(keys.key(suffix) for suffix in suffixes))

@@ -12,7 +12,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from domain import game_names, get_game
+from service.connection import StoreClient
 from tests.conftest import make_app
+
+
+@pytest.fixture
+def real_redis(store_redis: StoreClient) -> StoreClient:
+    """This module's tests run on the plain Redis, then on the cluster (tests/conftest.py)."""
+    return store_redis
 
 
 def create(client: FlaskClient, **body: Any) -> dict[str, Any]:

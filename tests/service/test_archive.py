@@ -23,11 +23,18 @@ from rq import SimpleWorker
 
 from service.archive import Archive
 from service.audit import replay_record
+from service.connection import StoreClient
 from tests.conftest import make_app
 from tests.service.test_api import assert_error, auth, create, play_to_the_end
 from workers.queues import archive_job_id
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def real_redis(store_redis: StoreClient) -> StoreClient:
+    """This module's tests run on the plain Redis, then on the cluster (tests/conftest.py)."""
+    return store_redis
 
 
 @pytest.fixture
@@ -46,10 +53,10 @@ def drain(app: Flask) -> None:
     SimpleWorker([queue], connection=queue.connection).work(burst=True)
 
 
-def worker_env(redis_url: str, key_prefix: str, archive_dir: Path) -> dict[str, str]:
+def worker_env(store_url: str, key_prefix: str, archive_dir: Path) -> dict[str, str]:
     return {
         **os.environ,
-        "REDIS_URL": redis_url,
+        "REDIS_URL": store_url,
         "TABLETAPE_KEY_PREFIX": key_prefix,
         "ARCHIVE_DIR": str(archive_dir),
     }
@@ -75,11 +82,11 @@ def games_counted(client: FlaskClient) -> int:
 
 # Archiving ---------------------------------------------------------------------------------------
 def test_a_real_worker_process_archives_a_finished_game(
-    client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path
+    client: FlaskClient, store_url: str, key_prefix: str, archive_dir: Path
 ) -> None:
     game = finished_game(client)
     assert client.get(f"/games/{game['id']}").json["status"] == "finished"
-    done = run_cli(worker_env(redis_url, key_prefix, archive_dir), "worker", "--burst")
+    done = run_cli(worker_env(store_url, key_prefix, archive_dir), "worker", "--burst")
     assert done.returncode == 0, done.stderr
     record = client.get(f"/games/{game['id']}").json
     assert record["status"] == "archived"
@@ -125,7 +132,7 @@ def test_enqueueing_and_archiving_twice_counts_the_game_once(
 
 @pytest.mark.parametrize("hang_before", ["count", "mark"])
 def test_a_worker_killed_mid_job_then_rerun_archives_and_counts_once(
-    app: Flask, client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path,
+    app: Flask, client: FlaskClient, store_url: str, key_prefix: str, archive_dir: Path,
     tmp_path: Path, hang_before: str,
 ) -> None:  # fmt: skip
     game = finished_game(client)
@@ -140,7 +147,7 @@ def test_a_worker_killed_mid_job_then_rerun_archives_and_counts_once(
         marker=str(marker),
         **queue.job_args,
     )
-    env = worker_env(redis_url, key_prefix, archive_dir)
+    env = worker_env(store_url, key_prefix, archive_dir)
     worker = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "worker", "--burst"],
         env=env, cwd=REPO, start_new_session=True,
@@ -165,12 +172,12 @@ def test_a_worker_killed_mid_job_then_rerun_archives_and_counts_once(
 
 
 def test_a_game_finished_while_no_worker_runs_is_archived_after_reconcile(
-    app: Flask, client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path
+    app: Flask, client: FlaskClient, store_url: str, key_prefix: str, archive_dir: Path
 ) -> None:
     game = finished_game(client)
     # As if the API had died between the last append and the enqueue.
     app.extensions["tabletape.queue"].queue.empty()
-    env = worker_env(redis_url, key_prefix, archive_dir)
+    env = worker_env(store_url, key_prefix, archive_dir)
     reconciled = run_cli(env, "reconcile")
     assert reconciled.returncode == 0 and "1 games enqueued" in reconciled.stdout
     drain(app)
@@ -244,11 +251,11 @@ def test_a_tampered_event_is_detected_and_named(
 
 
 def test_audit_command_exits_1_on_a_tampered_game(
-    client: FlaskClient, real_redis: redis.Redis, redis_url: str, key_prefix: str,
+    client: FlaskClient, real_redis: redis.Redis, store_url: str, key_prefix: str,
     archive_dir: Path,
 ) -> None:  # fmt: skip
     game = finished_game(client)
-    env = worker_env(redis_url, key_prefix, archive_dir)
+    env = worker_env(store_url, key_prefix, archive_dir)
     sound = run_cli(env, "audit", game["id"])
     assert sound.returncode == 0 and json.loads(sound.stdout)["ok"] is True
     second = client.get(f"/games/{game['id']}/events?from=2&limit=1").json["events"][0]
@@ -328,7 +335,7 @@ def test_a_malformed_import_is_400(client: FlaskClient) -> None:
 
 
 def test_import_command_takes_many_files_and_rejects_bad_ones(
-    client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path, tmp_path: Path
+    client: FlaskClient, store_url: str, key_prefix: str, archive_dir: Path, tmp_path: Path
 ) -> None:
     game = finished_game(client, seed=8)
     exported = client.get(f"/games/{game['id']}/export").json
@@ -337,7 +344,7 @@ def test_import_command_takes_many_files_and_rejects_bad_ones(
     exported["events"][0]["type"] = "fly"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(exported))
-    done = run_cli(worker_env(redis_url, key_prefix, archive_dir), "import", str(good), str(bad))
+    done = run_cli(worker_env(store_url, key_prefix, archive_dir), "import", str(good), str(bad))
     assert done.returncode == 1
     assert "good.json: game" in done.stdout
     assert "rejected" in done.stderr and "bad.json" in done.stderr
@@ -345,7 +352,7 @@ def test_import_command_takes_many_files_and_rejects_bad_ones(
 
 
 def test_stats_rebuild_from_the_archive_equals_the_live_projections(
-    app: Flask, client: FlaskClient, redis_url: str, key_prefix: str, archive_dir: Path
+    app: Flask, client: FlaskClient, store_url: str, key_prefix: str, archive_dir: Path
 ) -> None:
     for seed in range(4):
         finished_game(client, seed=seed, players=2 + seed % 3)
@@ -353,7 +360,7 @@ def test_stats_rebuild_from_the_archive_equals_the_live_projections(
     live = client.get("/stats/mada").json
     players = {name: client.get(f"/players/{name}/stats").json for name in ("Ana", "Caro")}
     assert live["games"] == 4
-    done = run_cli(worker_env(redis_url, key_prefix, archive_dir), "stats", "rebuild")
+    done = run_cli(worker_env(store_url, key_prefix, archive_dir), "stats", "rebuild")
     assert done.returncode == 0, done.stderr
     assert client.get("/stats/mada").json == live
     assert {name: client.get(f"/players/{name}/stats").json for name in players} == players

@@ -23,6 +23,7 @@ from flask.testing import FlaskClient
 from domain.mada import Mada, MadaState
 from service.archive import Archive, archive_document
 from service.chain import FORMAT, event_hash, header_hash, seed_commitment
+from service.connection import StoreClient
 from service.stats_api import stats as stats_blueprint
 from service.stats_cli import stats as stats_command
 from service.store import GameRecord, StoredEvent
@@ -39,6 +40,12 @@ from workers.stats import (
 
 GAME = Mada()
 NAMES = ["Ana", "Ben", "Caro", "Dan", "Zoé: the 2nd"]
+
+
+@pytest.fixture
+def real_redis(store_redis: StoreClient) -> StoreClient:
+    """This module's tests run on the plain Redis, then on the cluster (tests/conftest.py)."""
+    return store_redis
 
 
 @dataclass(frozen=True)
@@ -479,12 +486,12 @@ def test_an_unreadable_archive_file_is_named(
 
 
 def test_the_rebuild_command_counts_the_archive(
-    redis_url: str, real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+    store_url: str, real_redis: redis.Redis, key_prefix: str, tmp_path: Path
 ) -> None:
     games = some_games(3)
     archive(games, tmp_path)
     env = {
-        "TABLETAPE_REDIS_URL": redis_url,
+        "TABLETAPE_REDIS_URL": store_url,
         "TABLETAPE_KEY_PREFIX": key_prefix,
         "TABLETAPE_ARCHIVE_DIR": str(tmp_path),
     }

@@ -1,10 +1,12 @@
-"""The event store's contract, run against fakeredis and against the real Redis server."""
+"""The event store's contract, run against fakeredis, the real Redis server and a Redis Cluster."""
 
 from __future__ import annotations
 
+import pytest
 import redis
 
 from service.chain import FORMAT, canonical_json, event_hash, header_hash, seed_commitment
+from service.connection import StoreClient
 from service.store import (
     Appended,
     Conflict,
@@ -14,6 +16,14 @@ from service.store import (
     Missing,
     Replayed,
 )
+
+
+@pytest.fixture(params=["fakeredis", "redis", "cluster"])
+def any_redis(request: pytest.FixtureRequest) -> StoreClient:
+    """The store's contract holds on fakeredis, on the real server and on a Redis Cluster."""
+    name = {"fakeredis": "fake_redis", "redis": "plain_redis", "cluster": "cluster_redis"}
+    client: StoreClient = request.getfixturevalue(name[request.param])
+    return client
 
 
 def record(game_id: str, **overrides: object) -> GameRecord:
