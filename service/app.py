@@ -13,6 +13,7 @@ from flask_smorest import Api
 import domain  # registers every game
 from service.api import games
 from service.archive import Archive
+from service.archive_queue import ArchiveQueue
 from service.config import load_config
 from service.connection import StoreClient, connect, same_server
 from service.docs import docs_assets
@@ -28,7 +29,6 @@ from service.schemas import ErrorSchema
 from service.stats_api import stats
 from service.store import EventStore
 from service.stream import stream
-from workers.queues import ArchiveQueue
 
 
 class TabletapeApi(Api):

@@ -28,8 +28,8 @@ from service.chain import seed_commitment
 from service.errors import NotFoundError
 from service.games import GameService
 from service.requests import ascii_int
+from service.statistics import game_stats
 from service.store import DamagedRecordError, GameRecord
-from workers.stats import game_stats
 
 pages = Blueprint(
     "pages",

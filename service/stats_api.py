@@ -17,8 +17,8 @@ from service.api import RETRY_AFTER, ApiBlueprint
 from service.errors import NotFoundError
 from service.jsonio import json_response
 from service.schemas import ErrorSchema
+from service.statistics import game_stats, player_stats
 from service.stats_schemas import GameStatsSchema, PlayerStatsSchema
-from workers.stats import game_stats, player_stats
 
 stats = ApiBlueprint("stats", __name__, description="Statistics of finished games")
 

@@ -8,70 +8,16 @@ that runs it finds the store in its own configuration (``workers.archive``).
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterator
-from typing import Any
 
 import redis
-from rq import Queue, Retry, Worker
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
+from rq import Queue, Worker
 from rq.registry import StartedJobRegistry
 
+from service.archive_queue import ArchiveQueue, archive_queue_name
 from service.store import EventStore
 
 log = logging.getLogger(__name__)
-
-_WAITING = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
-
-
-def _name_part(key_prefix: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]", "_", key_prefix)
-
-
-def archive_queue_name(key_prefix: str) -> str:
-    # Services sharing a Redis under different key prefixes (tests do) have queues of their own.
-    return f"{_name_part(key_prefix)}archive"
-
-
-def archive_job_id(key_prefix: str, game_id: str) -> str:
-    # One job id per game: enqueueing a game twice names one job, which is idempotent anyway.
-    return f"archive-{_name_part(key_prefix)}-{game_id}"
-
-
-class ArchiveQueue:
-    """Enqueues archive jobs for the games of one store (one key prefix)."""
-
-    def __init__(
-        self, connection: redis.Redis, key_prefix: str, archive_dir: str, trim: bool
-    ) -> None:
-        self.queue = Queue(archive_queue_name(key_prefix), connection=connection)
-        self.job_args: dict[str, Any] = {
-            "key_prefix": key_prefix,
-            "archive_dir": archive_dir,
-            "trim": trim,
-        }
-
-    def enqueue(self, game_id: str) -> Job | None:
-        job_id = archive_job_id(self.job_args["key_prefix"], game_id)
-        try:
-            status = Job.fetch(job_id, connection=self.queue.connection).get_status()
-        except NoSuchJobError:
-            status = None
-        if status in _WAITING:
-            return None
-        return self.queue.enqueue(
-            "workers.archive.archive_game",
-            game_id,
-            job_id=job_id,
-            retry=Retry(max=3),
-            result_ttl=3600,
-            failure_ttl=7 * 24 * 3600,
-            **self.job_args,
-        )
-
-    def waiting(self) -> int:
-        return int(self.queue.count)
 
 
 def unarchived_games(store: EventStore) -> Iterator[str]:

@@ -5,25 +5,7 @@ every figure from the archive files alone and swaps them in, so both paths give 
 Nothing here knows a game's rules: the figures come from ``Game.result``, ``first_player`` and
 ``stats_counters``, so a new game gets its statistics without code here.
 
-Keys, all under ``<prefix>{stats}`` (one hash tag: one script or one MULTI may touch them all, and
-in a Redis Cluster they share a slot, on one master). A rebuild writes under
-``<prefix>{stats}rebuild-<hex>``, whose hash tag is the same ``{stats}``: the count script, which
-writes either root, and the rebuild's swap, which renames one root's keys onto the other's, each
-touch one slot, so each stays one atomic step on a cluster too. The figures are small (a hash per
-game, per player), and written once per finished game: one slot holds them well.
-
-- ``:counted`` set: the ids of the games counted, the guard that admits each game once;
-- ``:index`` set: the suffix of every figure key written, so that a rebuild knows what it replaces;
-- ``:game:<game>`` hash: ``games``, ``events``, ``seat:<i>:games``, ``seat:<i>:wins``,
-  ``first:wins``, ``players:<n>:games``, ``players:<n>:winners`` and ``counter:<name>``;
-- ``:game:<game>:scores`` hash: a score (as JSON) -> how many seats ended a game with it;
-- ``:game:<game>:players`` hash: ``games:<player>``, ``wins:<player>``, ``score:<player>``;
-- ``:player:<player>`` hash: ``games:<game>``, ``wins:<game>``, ``score:<game>``.
-
-Every figure is an integer summed with HINCRBY, exact in any order, so a rebuild that counts the
-games in another order ends with the same figures. Score sums are the exception: HINCRBYFLOAT, so a
-game may score in floats; integer scores (Mada's) stay exact, float ones are exact up to rounding.
-A player seated twice in one game counts two plays.
+Where the figures lie, and how the API reads them, is ``service.statistics`` (the read model).
 """
 
 from __future__ import annotations
@@ -45,14 +27,20 @@ from service.archive import Archive, events_of, read_document
 from service.audit import Audit, replay_record
 from service.chain import LEGACY_FORMAT
 from service.connection import StoreClient
+from service.statistics import (
+    LIVE_ROOT,
+    Number,
+    PlayFigures,
+    StatsKeys,
+    game_players_suffix,
+    game_suffix,
+    player_suffix,
+    scores_suffix,
+)
 from service.store import GameRecord
 
 log = logging.getLogger(__name__)
 
-# The hash tag every statistics key carries; a rebuild writes under ``{stats}rebuild-<hex>``.
-LIVE_ROOT = "{stats}"
-
-Number = int | float
 Progress = Callable[[list[Path]], Iterable[Path]]
 
 
@@ -61,15 +49,6 @@ class StatsError(Exception):
 
 
 # --- what one game adds (pure) -----------------------------------------------------------------
-
-
-@dataclass
-class PlayFigures:
-    """One player's share of one game: plays (seats held), wins, and the sum of their scores."""
-
-    games: int = 0
-    wins: int = 0
-    score: Number = 0
 
 
 @dataclass(frozen=True)
@@ -151,34 +130,6 @@ def _checked_score(game_id: str, score: Any) -> Number:
 # --- counting in Redis -------------------------------------------------------------------------
 
 
-class StatsKeys:
-    """The names of the statistics keys under one root: the live one, or a rebuild's."""
-
-    def __init__(self, prefix: str, root: str = LIVE_ROOT) -> None:
-        self.base = f"{prefix}{root}"
-        self.counted = f"{self.base}:counted"
-        self.index = f"{self.base}:index"
-
-    def key(self, suffix: str) -> str:
-        return f"{self.base}:{suffix}"
-
-
-def _game(name: str) -> str:
-    return f"game:{name}"
-
-
-def _scores(name: str) -> str:
-    return f"game:{name}:scores"
-
-
-def _game_players(name: str) -> str:
-    return f"game:{name}:players"
-
-
-def _player(name: str) -> str:
-    return f"player:{name}"
-
-
 # Adds one game's figures unless its id is already in the counted set: the guard and the increments
 # are one script, so a crash or a second run can never count a game twice, nor half of it.
 # KEYS: counted set, index set, then the figure hashes. ARGV: the game id, the suffixes of the
@@ -215,13 +166,13 @@ def _count(client: StoreClient, keys: StatsKeys, figures: GameFigures) -> bool:
     # (suffix, op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT (score sums only).
     increments: list[tuple[str, str, str, str]] = []
     for total, increment in figures.totals.items():
-        increments.append((_game(figures.game), "i", total, str(increment)))
+        increments.append((game_suffix(figures.game), "i", total, str(increment)))
     for score, seats in figures.scores.items():
-        increments.append((_scores(figures.game), "i", score, str(seats)))
+        increments.append((scores_suffix(figures.game), "i", score, str(seats)))
     for player, play in figures.plays.items():
         for suffix, name in (
-            (_game_players(figures.game), player),
-            (_player(player), figures.game),
+            (game_players_suffix(figures.game), player),
+            (player_suffix(player), figures.game),
         ):
             increments.append((suffix, "i", f"games:{name}", str(play.games)))
             increments.append((suffix, "i", f"wins:{name}", str(play.wins)))
@@ -234,125 +185,6 @@ def _count(client: StoreClient, keys: StatsKeys, figures: GameFigures) -> bool:
     script = client.register_script(_COUNT_SCRIPT)
     counted = script(keys=[keys.counted, keys.index, *map(keys.key, suffixes)], args=args)
     return bool(counted)
-
-
-# --- reading: the API's JSON -------------------------------------------------------------------
-
-
-def game_stats(client: StoreClient, prefix: str, game_name: str) -> dict[str, Any]:
-    """The statistics of one game (UnknownGameError if no game has that name); zeros before any
-    game of it finished."""
-    game = get_game(game_name)
-    keys = StatsKeys(prefix)
-    # One transaction: the three hashes are read as one count left them.
-    with client.pipeline(transaction=True) as pipe:
-        pipe.hgetall(keys.key(_game(game_name)))
-        pipe.hgetall(keys.key(_scores(game_name)))
-        pipe.hgetall(keys.key(_game_players(game_name)))
-        totals_raw, scores_raw, players_raw = pipe.execute()
-    totals = {name: int(value) for name, value in totals_raw.items()}
-    games = totals.get("games", 0)
-    plays = _plays_of(players_raw)
-    counters = {
-        name.removeprefix("counter:"): value
-        for name, value in sorted(totals.items())
-        if name.startswith("counter:")
-    }
-    seats = 1 + max(
-        (int(name.split(":")[1]) for name in totals if name.startswith("seat:")), default=-1
-    )
-    return {
-        "game": game_name,
-        "games": games,
-        "wins": {player: play.wins for player, play in plays.items()},
-        "win_rate": {player: _ratio(play.wins, play.games) for player, play in plays.items()},
-        "players": {player: _play_json(play) for player, play in plays.items()},
-        "scores": _scores_json(scores_raw),
-        "length": {
-            "mean_events": _ratio(totals.get("events", 0), games),
-            **{
-                f"mean_{name}": _ratio(counters.get(name, 0), games)
-                for name in game.length_counters
-            },
-        },
-        "seat_advantage": {
-            "first_player_wins": totals.get("first:wins", 0),
-            "first_player_win_rate": _ratio(totals.get("first:wins", 0), games),
-            "expected_win_rate": _expected_win_rate(totals, games),
-            "wins_by_seat": [totals.get(f"seat:{seat}:wins", 0) for seat in range(seats)],
-            "games_by_seat": [totals.get(f"seat:{seat}:games", 0) for seat in range(seats)],
-        },
-        "extras": game.stats_summary(counters, games),
-    }
-
-
-def player_stats(client: StoreClient, prefix: str, name: str) -> dict[str, Any]:
-    """A player's statistics over every game; zeros for a name that never finished a game."""
-    by_game = _plays_of(client.hgetall(StatsKeys(prefix).key(_player(name))))
-    overall = PlayFigures()
-    for play in by_game.values():
-        overall.games += play.games
-        overall.wins += play.wins
-        overall.score += play.score
-    return {
-        "player": name,
-        **_play_json(overall),
-        "by_game": {game: _play_json(play) for game, play in by_game.items()},
-    }
-
-
-def _plays_of(fields: Mapping[str, str]) -> dict[str, PlayFigures]:
-    """``games:<name>``, ``wins:<name>``, ``score:<name>`` fields, gathered by name (sorted)."""
-    plays: dict[str, PlayFigures] = {}
-    for field_name, value in sorted(fields.items()):
-        kind, _, name = field_name.partition(":")
-        if kind in _PLAY_FIELDS:
-            setattr(plays.setdefault(name, PlayFigures()), kind, _number(value))
-    return plays
-
-
-_PLAY_FIELDS = frozenset(("games", "wins", "score"))
-
-
-def _play_json(play: PlayFigures) -> dict[str, Any]:
-    return {
-        "games": play.games,
-        "wins": play.wins,
-        "win_rate": _ratio(play.wins, play.games),
-        "mean_score": _ratio(play.score, play.games),
-    }
-
-
-def _scores_json(histogram: Mapping[str, str]) -> dict[str, Any]:
-    counts = sorted(((json.loads(score), int(seats)) for score, seats in histogram.items()))
-    total: Number = sum(score * seats for score, seats in counts)
-    return {
-        "mean": _ratio(total, sum(seats for _, seats in counts)),
-        "distribution": {json.dumps(score): seats for score, seats in counts},
-    }
-
-
-def _expected_win_rate(totals: Mapping[str, int], games: int) -> float:
-    """The first player's win rate if no seat had an advantage: the mean of winners / players
-    over the games (a shared victory counts for every tied seat, as it does for the first)."""
-    shares = sorted(
-        (int(name.split(":")[1]), value)
-        for name, value in totals.items()
-        if name.startswith("players:") and name.endswith(":winners")
-    )
-    return _ratio(sum(winners / players for players, winners in shares), games)
-
-
-def _ratio(part: Number, whole: Number) -> float:
-    return part / whole if whole else 0.0
-
-
-def _number(text: str) -> Number:
-    # HINCRBYFLOAT writes a whole number without a decimal point: it reads back as an int.
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
 
 
 # --- rebuilding from the archive ---------------------------------------------------------------

@@ -22,11 +22,11 @@ from flask.testing import FlaskClient
 from rq import SimpleWorker
 
 from service.archive import Archive
+from service.archive_queue import archive_job_id
 from service.audit import replay_record
 from service.connection import StoreClient
 from tests.conftest import make_app
 from tests.service.test_api import assert_error, auth, create, play_to_the_end
-from workers.queues import archive_job_id
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -23,13 +23,13 @@ from redis.exceptions import ClusterDownError, SlotNotCoveredError, TryAgainErro
 from service.app import build_services
 from service.config import load_config
 from service.connection import StoreClient, close, connect
+from service.statistics import LIVE_ROOT, StatsKeys
 from service.store import EventStore
 from tests.conftest import make_app
 from tests.redis_cluster import LocalCluster
 from tests.service.test_api import append, create, legal, play_to_the_end
 from tests.service.test_archive import run_cli, worker_env
 from tests.service.test_stream import Follower, stream_url
-from workers.stats import LIVE_ROOT, StatsKeys
 
 
 @pytest.fixture

@@ -24,19 +24,12 @@ from domain.mada import Mada, MadaState
 from service.archive import Archive, archive_document
 from service.chain import FORMAT, event_hash, header_hash, seed_commitment
 from service.connection import StoreClient
+from service.statistics import game_stats, player_stats
 from service.stats_api import stats as stats_blueprint
 from service.stats_cli import stats as stats_command
 from service.store import GameRecord, StoredEvent
 from tests.conftest import make_app
-from workers.stats import (
-    StatsError,
-    count_game,
-    figures_of,
-    game_stats,
-    player_stats,
-    rebuild_stats,
-    replay_states,
-)
+from workers.stats import StatsError, count_game, figures_of, rebuild_stats, replay_states
 
 GAME = Mada()
 NAMES = ["Ana", "Ben", "Caro", "Dan", "Zoé: the 2nd"]
