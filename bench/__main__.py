@@ -1,4 +1,5 @@
-"""``python -m bench [--quick] [--profile]``: run the measurements, print the report, write JSON."""
+"""``python -m bench [--quick] [--profile] [--cluster | --no-cluster]``: run the measurements,
+print the report, write JSON."""
 
 from __future__ import annotations
 
@@ -27,6 +28,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small counts: a smoke run (~30 s)")
     parser.add_argument("--profile", action="store_true", help="also profile the append path")
+    cluster = parser.add_mutually_exclusive_group()
+    cluster.add_argument(
+        "--cluster",
+        action="store_true",
+        help="also: the API on a 3-master Redis Cluster vs. one Redis (~100 s; on with --quick)",
+    )
+    cluster.add_argument(
+        "--no-cluster", action="store_true", help="skip that figure, even with --quick"
+    )
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default: {RESULTS}")
     parser.add_argument("--clients", type=int, help="concurrent clients (default 4)")
     parser.add_argument("--workers", type=int, help="gunicorn processes (default 2)")
@@ -40,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, name) is not None
     }
     settings = dataclasses.replace(settings, **overrides)
+    # The cluster figure costs two rounds' worth of measurement 1: cheap in a quick run only.
+    with_cluster = not args.no_cluster and (args.cluster or args.quick)
 
     # A SIGTERM unwinds like Ctrl-C, through the finally blocks that stop servers and Redis.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -87,6 +99,11 @@ def main(argv: list[str] | None = None) -> int:
             )
             _log("4. memory of the API's workers")
             results["memory"] = memory.measure(target, redis_client, settings, _log)
+            if with_cluster:
+                from bench import append_cluster
+
+                _log("5. appends through HTTP, the API on a Redis Cluster vs. on one Redis")
+                results["append_cluster"] = append_cluster.measure(target, settings, _log)
             if args.profile:
                 from bench import profile_append
 
@@ -101,7 +118,15 @@ def main(argv: list[str] | None = None) -> int:
     results["meta"]["server_log_errors"] = LOGGED_ERRORS
     results["meta"]["json"] = str(args.json)
     # Keep the sections in the order the report numbers them.
-    order = ("meta", "append_http", "replay", "append_vs_length", "memory", "profile")
+    order = (
+        "meta",
+        "append_http",
+        "replay",
+        "append_vs_length",
+        "memory",
+        "append_cluster",
+        "profile",
+    )
     results = {key: results[key] for key in order if key in results}
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(_finite(results), indent=2) + "\n")

@@ -36,6 +36,9 @@ class RedisTarget:
     prefix: str
     # A scratch folder for this run: the embedded Redis, server logs.
     workdir: Path
+    # The plain Redis of RQ's queue, given to the servers as QUEUE_REDIS_URL (a cluster needs one);
+    # None: the servers' environment decides (by default, the store's own server).
+    queue_url: str | None = None
 
     def client(self) -> redis.Redis:
         # The settings of service.app.redis_client, so that in-process measurements talk to Redis
@@ -97,4 +100,6 @@ def server_environment(target: RedisTarget) -> dict[str, str]:
     env["TABLETAPE_KEY_PREFIX"] = target.prefix
     env["TABLETAPE_DATA_DIR"] = str(target.workdir / "data")
     env["TABLETAPE_RATE_LIMIT"] = RATE_LIMIT
+    if target.queue_url is not None:
+        env["QUEUE_REDIS_URL"] = env["TABLETAPE_QUEUE_REDIS_URL"] = target.queue_url
     return env

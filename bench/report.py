@@ -27,6 +27,7 @@ def print_report(results: dict[str, Any]) -> None:
         ("replay", _print_replay),
         ("append_vs_length", _print_length),
         ("memory", _print_memory),
+        ("append_cluster", _print_append_cluster),
         ("profile", print_profile),
     )
     for key, printer in sections:
@@ -145,6 +146,56 @@ def _print_memory(figures: dict[str, Any]) -> None:
             " gc.freeze() before forking avoids it)"
         )
     _print_targets_of(figures)
+
+
+def _print_append_cluster(figures: dict[str, Any]) -> None:
+    single, cluster, ratios = figures["single"], figures["cluster"], figures["ratios"]
+    print(
+        f"\n5. Appends through HTTP: the API on a {figures['masters']}-master Redis Cluster"
+        " (no replicas, no WAIT) vs. the API on one Redis"
+    )
+    print(
+        f"   {len(cluster['throughput_per_round'])} round(s), measured as in 1; both stores"
+        " redis-servers on loopback TCP, same binary and flags, nothing persisted;"
+        f"\n   RQ's queue on {figures['queue_redis']}"
+    )
+    header = f"   {'':18}{'appends/s':>10}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
+    print(header + f"{'server CPU/append':>19}{'Redis CPU/append':>18}")
+    for name, side in (("one Redis", single), ("Redis Cluster", cluster)):
+        latency = side["latency"]
+        server_cpu, redis_cpu = side["server_cpu_us_per_append"], side["redis_cpu_us_per_append"]
+        print(
+            f"   {name:18}{side['throughput']:>10.0f}{latency['p50_ms']:>9.2f}"
+            f"{latency['p90_ms']:>9.2f}{latency['p99_ms']:>9.2f}"
+            f"{server_cpu:>16.0f} us{redis_cpu:>15.0f} us"
+        )
+    p90_ratio = _ratio(cluster["latency"]["p90_ms"], single["latency"]["p90_ms"])
+    print(
+        f"   {'cluster / single':18}{ratios['throughput_cluster_over_single']:>9.2f}x"
+        f"{ratios['p50_cluster_over_single']:>8.2f}x{p90_ratio:>8.2f}x"
+        f"{ratios['p99_cluster_over_single']:>8.2f}x"
+        f"{ratios['server_cpu_per_append_cluster_over_single']:>18.2f}x"
+        f"{ratios['redis_cpu_per_append_cluster_over_single']:>17.2f}x"
+    )
+    print("   (Redis CPU: summed over the cluster's masters)")
+    for name, side in (("single", single), ("cluster", cluster)):
+        rounds = ", ".join(f"{value:.0f}" for value in side["throughput_per_round"])
+        notes = [f"per round {rounds} appends/s"]
+        if side["errors"]:
+            notes.append(f"errors {side['errors']}")
+        if side["reconnects"]:
+            notes.append(f"{side['reconnects']} reconnects")
+        notes.append(f"other work on the machine {side['other_cpu_share']:.0%} of its cores")
+        if not side["balanced"]:
+            notes.append(f"UNBALANCED clients per worker {side['clients_per_worker']}")
+        print(f"   {name}: " + "; ".join(notes))
+        if side["other_cpu_share"] > BUSY_NEIGHBOUR:
+            print(f"   ! other work took a share of the machine while {name} was timed: rerun")
+    print("   no product target: reported for comparison only")
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    return numerator / denominator if denominator else math.nan
 
 
 def print_profile(figures: dict[str, Any]) -> None:
