@@ -28,9 +28,10 @@ import redis
 from bench.append_http import _combine
 from bench.load import LoadResult, run_load
 from bench.redis_target import RedisTarget
-from bench.servers import die_with_parent, free_port, running_server
+from bench.servers import free_port, running_server
 from bench.settings import Settings
 from bench.stats import latency_summary, ratio
+from service.embedded import die_with_parent
 from tests.redis_cluster import LocalCluster, server_binaries
 
 MASTERS = 3

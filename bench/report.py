@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 # Above this share of the cores used by other work, a side's figures are less comparable.
@@ -41,6 +42,20 @@ def print_report(results: dict[str, Any]) -> None:
     print(f"\n  figures written to {meta['json']}  ({meta['seconds']:.0f} s in all)")
 
 
+def _print_sides(sides: Iterable[tuple[str, dict[str, Any]]], *, width: int) -> None:
+    """The table of an appends figure: one row per side (throughput, latency, CPU per append)."""
+    header = f"   {'':{width}}{'appends/s':>10}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
+    print(header + f"{'server CPU/append':>19}{'Redis CPU/append':>18}")
+    for name, side in sides:
+        latency = side["latency"]
+        server_cpu, redis_cpu = side["server_cpu_us_per_append"], side["redis_cpu_us_per_append"]
+        print(
+            f"   {name:{width}}{side['throughput']:>10.0f}{latency['p50_ms']:>9.2f}"
+            f"{latency['p90_ms']:>9.2f}{latency['p99_ms']:>9.2f}"
+            f"{server_cpu:>16.0f} us{redis_cpu:>15.0f} us"
+        )
+
+
 def _print_append_http(figures: dict[str, Any]) -> None:
     bare, full, ratios = figures["bare"], figures["full"], figures["ratios"]
     print("\n1. Appends through HTTP: the API vs. a bare Flask endpoint that only XADDs")
@@ -48,16 +63,7 @@ def _print_append_http(figures: dict[str, Any]) -> None:
         f"   {len(full['throughput_per_round'])} round(s), both sides under the same gunicorn,"
         " Redis and clients"
     )
-    header = f"   {'':16}{'appends/s':>10}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
-    print(header + f"{'server CPU/append':>19}{'Redis CPU/append':>18}")
-    for name, side in (("bare endpoint", bare), ("API (full)", full)):
-        latency = side["latency"]
-        server_cpu, redis_cpu = side["server_cpu_us_per_append"], side["redis_cpu_us_per_append"]
-        print(
-            f"   {name:16}{side['throughput']:>10.0f}{latency['p50_ms']:>9.2f}"
-            f"{latency['p90_ms']:>9.2f}{latency['p99_ms']:>9.2f}"
-            f"{server_cpu:>16.0f} us{redis_cpu:>15.0f} us"
-        )
+    _print_sides((("bare endpoint", bare), ("API (full)", full)), width=16)
     p90_ratio = full["latency"]["p90_ms"] / bare["latency"]["p90_ms"]
     print(
         f"   {'full / bare':16}{ratios['throughput_full_over_bare']:>9.2f}x"
@@ -159,16 +165,7 @@ def _print_append_cluster(figures: dict[str, Any]) -> None:
         " redis-servers on loopback TCP, same binary and flags, nothing persisted;"
         f"\n   RQ's queue on {figures['queue_redis']}"
     )
-    header = f"   {'':18}{'appends/s':>10}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
-    print(header + f"{'server CPU/append':>19}{'Redis CPU/append':>18}")
-    for name, side in (("one Redis", single), ("Redis Cluster", cluster)):
-        latency = side["latency"]
-        server_cpu, redis_cpu = side["server_cpu_us_per_append"], side["redis_cpu_us_per_append"]
-        print(
-            f"   {name:18}{side['throughput']:>10.0f}{latency['p50_ms']:>9.2f}"
-            f"{latency['p90_ms']:>9.2f}{latency['p99_ms']:>9.2f}"
-            f"{server_cpu:>16.0f} us{redis_cpu:>15.0f} us"
-        )
+    _print_sides((("one Redis", single), ("Redis Cluster", cluster)), width=18)
     p90_ratio = _ratio(cluster["latency"]["p90_ms"], single["latency"]["p90_ms"])
     print(
         f"   {'cluster / single':18}{ratios['throughput_cluster_over_single']:>9.2f}x"

@@ -7,7 +7,6 @@ group.
 
 from __future__ import annotations
 
-import ctypes
 import http.client
 import json
 import os
@@ -24,11 +23,11 @@ from pathlib import Path
 import psutil
 
 from bench.redis_target import RedisTarget, server_environment
+from service.embedded import die_with_parent
 
 REPO = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 20.0
-_PR_SET_PDEATHSIG = 1
 
 # Error lines the servers of this run logged, gathered as each stops (for the report).
 LOGGED_ERRORS: list[dict[str, object]] = []
@@ -174,13 +173,6 @@ def _health(port: int) -> dict[str, object] | None:
         return None
     finally:
         conn.close()
-
-
-def die_with_parent() -> None:
-    """Ask Linux for a SIGTERM when the parent dies: no server or client outlives a killed bench."""
-    # OSError: not Linux; the stop() in the bench's finally blocks is then all there is.
-    with suppress(OSError):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def free_port() -> int:

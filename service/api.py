@@ -262,8 +262,7 @@ class Games(MethodView):
             {
                 # Listing is public: a token names one game, and a list shows many.
                 "games": [
-                    game_json(record, PUBLIC if record.status == "active" else RECORDER)
-                    for record in found
+                    game_json(record, GameService.reading_as(record, PUBLIC)) for record in found
                 ],
                 "next_cursor": str(next_cursor) if next_cursor is not None else None,
             }
@@ -290,10 +289,10 @@ class Game(MethodView):
         """One game: its header, version, status and, once over, its result. The seed and its
         salt go to the recorder only until the game is over."""
         record = service().get(game_id)
-        body = game_json(record, reader(record))
-        # Who the token makes the asker (before the game is over turns everyone into a reader
-        # of everything): a page opened from a seat's link learns its seat here.
         asker = service().viewer(record, bearer_token())
+        body = game_json(record, GameService.reading_as(record, asker))
+        # Who the token makes the asker (the game's end makes everyone a reader of everything,
+        # not a recorder): a page opened from a seat's link learns its seat here.
         body["viewer"] = {"role": asker.kind, "seat": asker.seat}
         return json_response(body, headers=etag(record.version))
 
@@ -373,12 +372,12 @@ class Legal(MethodView):
         for the recorder, a seat's own (none unless its decision is awaited) for a seat. Needs
         a token: the moves of the player to act would tell their hand."""
         record = service().get(game_id)
-        viewer = reader(record)
-        if viewer == PUBLIC:
+        asker = service().viewer(record, bearer_token())
+        if GameService.reading_as(record, asker) == PUBLIC:
             raise UnauthorizedError(
                 "the legal moves need a token of the game: they would tell the player's hand"
             )
-        moves = service().legal_moves(record, service().viewer(record, bearer_token()))
+        moves = service().legal_moves(record, asker)
         return json_response({"moves": moves}, headers=etag(record.version))
 
 

@@ -62,7 +62,7 @@ class EmbeddedRedis:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,
         )
         deadline = time.monotonic() + timeout
         while not self.running():
@@ -107,8 +107,9 @@ def ensure_embedded_redis(data_dir: str | os.PathLike[str]) -> str:
     return embedded.url
 
 
-def _die_with_parent() -> None:
-    # Linux only; elsewhere the atexit stop is all there is.
+def die_with_parent() -> None:
+    """In a child process before it starts: the kernel stops it with SIGTERM when its parent
+    dies, even killed outright. (Linux only; elsewhere the parent's own stop is all there is.)"""
     try:
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)

@@ -222,11 +222,15 @@ class GameService:
             "this token is not one of the game's: send the recorder's or a seat's token, or none"
         )
 
+    @staticmethod
+    def reading_as(record: GameRecord, viewer: Viewer) -> Viewer:
+        """The viewer a read by ``viewer`` is answered for: once a game is over, everyone sees
+        everything."""
+        return viewer if record.status == "active" else RECORDER
+
     @classmethod
     def reader(cls, record: GameRecord, token: str | None) -> Viewer:
-        """The viewer a read is answered for: once a game is over, everyone sees everything."""
-        viewer = cls.viewer(record, token)
-        return viewer if record.status == "active" else RECORDER
+        return cls.reading_as(record, cls.viewer(record, token))
 
     def list(
         self, *, game: str, status: str, player: str, limit: int, cursor: int | None

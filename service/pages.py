@@ -23,7 +23,7 @@ from flask import Blueprint, Response, current_app, render_template, request
 from domain import game_names, get_game
 from domain.errors import UnknownGameError
 from domain.madcala.catalog import DEFAULT_CATALOG, SPACE_EFFECTS
-from domain.viewers import PUBLIC, RECORDER, Viewer
+from domain.viewers import PUBLIC
 from service.chain import seed_commitment
 from service.errors import NotFoundError
 from service.games import GameService
@@ -177,11 +177,7 @@ def listed_events(record: GameRecord) -> list[dict[str, Any]]:
     voided a move, and, until the game is over, without what only one seat saw."""
     if not record.version:
         return []
-    return service().events_json(record, 1, record.version, public_reader(record))
-
-
-def public_reader(record: GameRecord) -> Viewer:
-    return PUBLIC if record.status == "active" else RECORDER
+    return service().events_json(record, 1, record.version, GameService.reading_as(record, PUBLIC))
 
 
 # The games the viewer draws: each has static/viewer-<game>.js.

@@ -9,7 +9,6 @@ leaves no server behind.
 
 from __future__ import annotations
 
-import ctypes
 import shutil
 import signal
 import socket
@@ -20,7 +19,8 @@ from pathlib import Path
 
 import redis
 
-_PR_SET_PDEATHSIG = 1
+from service.embedded import die_with_parent
+
 # A cluster node talks to the others on its port + 10000 (the cluster bus).
 _BUS_OFFSET = 10000
 
@@ -126,7 +126,7 @@ class LocalCluster:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent,
+            preexec_fn=die_with_parent,
         )
 
     def _answers(self, port: int) -> bool:
@@ -180,12 +180,3 @@ def _is_free(port: int) -> bool:
         except OSError:
             return False
     return True
-
-
-def _die_with_parent() -> None:
-    # Linux only; elsewhere stop() (the fixtures' teardown) is all there is.
-    try:
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except OSError:
-        pass
