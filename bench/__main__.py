@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     cluster.add_argument(
         "--cluster",
         action="store_true",
-        help="also: the API on a 3-master Redis Cluster vs. one Redis (~100 s; on with --quick)",
+        help="also: the API on a 3-master Redis Cluster vs. one Redis, and a master killed under"
+        " load (~120 s; on with --quick)",
     )
     cluster.add_argument(
         "--no-cluster", action="store_true", help="skip that figure, even with --quick"
@@ -104,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
 
                 _log("5. appends through HTTP, the API on a Redis Cluster vs. on one Redis")
                 results["append_cluster"] = append_cluster.measure(target, settings, _log)
+                from bench import failover
+
+                _log("6. a master of a Redis Cluster killed under a load of appends")
+                results["failover"] = failover.measure(target, settings, _log)
             if args.profile:
                 from bench import profile_append
 
@@ -125,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         "append_vs_length",
         "memory",
         "append_cluster",
+        "failover",
         "profile",
     )
     results = {key: results[key] for key in order if key in results}

@@ -29,6 +29,7 @@ def print_report(results: dict[str, Any]) -> None:
         ("append_vs_length", _print_length),
         ("memory", _print_memory),
         ("append_cluster", _print_append_cluster),
+        ("failover", _print_failover),
         ("profile", print_profile),
     )
     for key, printer in sections:
@@ -189,6 +190,26 @@ def _print_append_cluster(figures: dict[str, Any]) -> None:
         if side["other_cpu_share"] > BUSY_NEIGHBOUR:
             print(f"   ! other work took a share of the machine while {name} was timed: rerun")
     print("   no product target: reported for comparison only")
+
+
+def _print_failover(figures: dict[str, Any]) -> None:
+    print(
+        f"\n6. A master killed under a load of appends: {figures['masters']} masters with"
+        f" {figures['replicas_per_master']} replica each, WAIT 1 ({figures['replica_wait_ms']} ms)"
+    )
+    unavailable = sum(figures["unavailable"].values())
+    print(
+        f"   master :{figures['killed_port']} killed (SIGKILL); its replica served after"
+        f" {figures['takeover_seconds']:.1f} s\n"
+        f"   acknowledged {figures['acknowledged']} appends"
+        f" ({figures['acknowledged_during_takeover']} during the takeover,"
+        f" {figures['acknowledged_on_promoted']} on the promoted replica after it)\n"
+        f"   503s met (and retried with their Idempotency-Key): {unavailable}"
+        f" {figures['unavailable']}; other errors: {len(figures['unexpected'])}\n"
+        f"   LOST: {figures['lost']}   DUPLICATED: {figures['duplicated']}   (target: 0 and 0)"
+    )
+    for error in figures["unexpected"][:5]:
+        print(f"   ! {error}")
 
 
 def _ratio(numerator: float, denominator: float) -> float:

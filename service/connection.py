@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import redis
 from redis.cluster import RedisCluster
 from redis.exceptions import (
+    AskError,
     ClusterDownError,
     MovedError,
     NoScriptError,
@@ -195,7 +196,9 @@ class _ClusterWrites:
     after it was sent raises (the client retries with its Idempotency-Key, which the append
     script recognises), where redis-py's own retries would send it again. It is sent again only
     when Redis refused it before running it: MOVED (the slot has another master now),
-    CLUSTERDOWN, TRYAGAIN or NOSCRIPT.
+    CLUSTERDOWN, TRYAGAIN (a slot being moved holds some of the keys on each side), NOSCRIPT,
+    or ASK (the slot is being moved, and the keys are on the node it moves to already: the script
+    goes there, after ASKING, as Redis Cluster's live resharding asks of a client).
     """
 
     def __init__(self, cluster: RedisCluster, replica_wait_ms: int) -> None:
@@ -215,17 +218,25 @@ class _ClusterWrites:
     def _run(self, source: str, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
         slot = self.cluster.keyslot(keys[0])
         pauses = iter(_REFUSED_WRITE_PAUSES)
+        asked: AskError | None = None
         while True:
-            shard = self.cluster.nodes_manager.slots_cache.get(slot)
-            if not shard:
+            if asked is not None:
+                node = self.cluster.nodes_manager.get_node(asked.host, asked.port)
+            else:
+                shard = self.cluster.nodes_manager.slots_cache.get(slot)
+                # The slot's master comes first.
+                node = shard[0] if shard else None
+            if node is None:
                 self._refresh()
                 _pause_or_raise(pauses, ClusterDownError(f"no node serves slot {slot}"))
+                asked = None
                 continue
-            # The slot's master comes first.
-            node, master = shard[0], self.cluster.get_redis_connection(shard[0])
+            master = self.cluster.get_redis_connection(node)
             try:
                 wait = self.replica_wait_ms > 0 and self._replicas_of(node.name, master) > 0
                 with master.pipeline(transaction=False) as pipe:
+                    if asked is not None:
+                        pipe.execute_command("ASKING")
                     pipe.evalsha(sha, len(keys), *keys, *args)
                     if wait:
                         pipe.execute_command("WAIT", 1, self.replica_wait_ms)
@@ -234,7 +245,9 @@ class _ClusterWrites:
                 # It may have run: raise, and let the next call find the new master.
                 self._refresh()
                 raise
-            reply = replies[0]
+            if asked is not None:
+                replies = replies[1:]
+            reply, asked = replies[0], None
             if isinstance(reply, NoScriptError):
                 # A node's script cache is its own (a promoted replica starts without it).
                 master.script_load(source)
@@ -242,6 +255,11 @@ class _ClusterWrites:
             if isinstance(reply, MovedError | ClusterDownError | TryAgainError):
                 self._refresh()
                 _pause_or_raise(pauses, reply)
+                continue
+            if isinstance(reply, AskError):
+                # Once only per step: the node asked for runs it, or refuses it before running it.
+                asked = reply
+                _pause_or_raise(pauses, reply, pause=False)
                 continue
             if isinstance(reply, Exception):
                 raise reply
@@ -269,8 +287,11 @@ class _ClusterWrites:
             log.warning("the cluster's topology could not be read: %s", error)
 
 
-def _pause_or_raise(pauses: Any, error: Exception) -> None:
-    pause = next(pauses, None)
-    if pause is None:
+def _pause_or_raise(pauses: Any, error: Exception, *, pause: bool = True) -> None:
+    """Sleep the next of ``pauses`` (or only use it up, without ``pause``); once they are all
+    used, raise ``error``."""
+    length = next(pauses, None)
+    if length is None:
         raise error
-    time.sleep(pause)
+    if pause:
+        time.sleep(length)

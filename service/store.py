@@ -92,6 +92,20 @@ end
 return {'appended', tostring(seq)}
 """
 
+# Stores a whole imported record into the game just created for it: its events (ARGV[1] of them,
+# each as body, at, hash), then the header's fields (the rest of ARGV, as field, value pairs). A
+# script, not MULTI, so that on a cluster its reply waits for a replica like an append's.
+_IMPORT_SCRIPT = """
+local count = tonumber(ARGV[1])
+for seq = 1, count do
+    local at = 2 + (seq - 1) * 3
+    redis.call('XADD', KEYS[2], '0-' .. seq, 'body', ARGV[at], 'at', ARGV[at + 1],
+               'hash', ARGV[at + 2])
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 2 + count * 3))
+return count
+"""
+
 
 # The header's fields that say what was played: what export writes and import reads back.
 HEADER_FIELDS = (
@@ -233,6 +247,7 @@ class EventStore:
         writes = acknowledged_writes(client, replica_wait_ms)
         self._create = writes.script(_CREATE_SCRIPT)
         self._append = writes.script(_APPEND_SCRIPT)
+        self._import = writes.script(_IMPORT_SCRIPT)
 
     # Keys -----------------------------------------------------------------------------------------
     def _header_key(self, game_id: str) -> str:
@@ -422,22 +437,22 @@ class EventStore:
         result: dict[str, Any] | None,
         finished_at: str | None,
     ) -> GameRecord:
-        """Store a whole validated record's events into a game just created for it, in one step."""
+        """Store a whole validated record's events into a game just created for it, in one step
+        (acknowledged as an append is: on a cluster with replicas, once a replica has it)."""
         head = record.head_hash
-        pipe = self.redis.pipeline(transaction=True)
+        events: list[str] = []
         for seq, body in enumerate(bodies, start=1):
-            canonical = canonical_json(body)
             head = event_hash(head, seq, at, body, record.record_format)
-            pipe.xadd(
-                self._events_key(record.id), {"body": canonical, "at": at, "hash": head},
-                id=f"0-{seq}",
-            )  # fmt: skip
+            events += [canonical_json(body), at, head]
         fields = {"version": str(len(bodies)), "head_hash": head}
         if result is not None:
             result_json = orjson.dumps(result).decode()
             fields.update(status="finished", finished_at=finished_at or at, result=result_json)
-        pipe.hset(self._header_key(record.id), mapping=fields)
-        pipe.execute()
+        pairs = [item for field_value in fields.items() for item in field_value]
+        self._import(
+            keys=[self._header_key(record.id), self._events_key(record.id)],
+            args=[str(len(bodies)), *events, *pairs],
+        )
         imported = self.get(record.id)
         assert imported is not None
         return imported

@@ -52,19 +52,29 @@ class LocalCluster:
         return f"redis://127.0.0.1:{next(iter(self.processes))}"
 
     def start(self, timeout: float = 30.0) -> LocalCluster:
-        server, cli = server_binaries()
-        self.ports = _free_ports(self.masters * (1 + self.replicas_per_master))
+        _server, cli = server_binaries()
+        self.start_nodes(timeout)
         try:
-            for port in self.ports:
-                self._start_node(server, port)
-            for port in self.ports:
-                _wait_until(lambda port=port: self._answers(port), timeout, f"node :{port}")
             subprocess.run(
                 [cli, "--cluster", "create", *(f"127.0.0.1:{port}" for port in self.ports),
                  "--cluster-replicas", str(self.replicas_per_master), "--cluster-yes"],
                 check=True, capture_output=True, timeout=timeout,
             )  # fmt: skip
             _wait_until(self._settled, timeout, "cluster_state:ok on every node")
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def start_nodes(self, timeout: float = 30.0) -> LocalCluster:
+        """Start the nodes, each a cluster of its own until they are joined."""
+        server, _cli = server_binaries()
+        self.ports = _free_ports(self.masters * (1 + self.replicas_per_master))
+        try:
+            for port in self.ports:
+                self._start_node(server, port)
+            for port in self.ports:
+                _wait_until(lambda port=port: self._answers(port), timeout, f"node :{port}")
         except BaseException:
             self.stop()
             raise

@@ -24,11 +24,12 @@ from service.app import build_services
 from service.config import load_config
 from service.connection import StoreClient, close, connect
 from service.statistics import LIVE_ROOT, StatsKeys
-from service.store import EventStore
+from service.store import Appended, Conflict, EventStore
 from tests.conftest import make_app
 from tests.redis_cluster import LocalCluster
 from tests.service.test_api import append, create, legal, play_to_the_end
 from tests.service.test_archive import run_cli, worker_env
+from tests.service.test_store import record
 from tests.service.test_stream import Follower, stream_url
 
 
@@ -183,3 +184,45 @@ def test_a_cluster_that_cannot_serve_now_is_a_503_with_retry_after(
     answer = client.get("/games/0123456789abcdef")
     assert answer.status_code == 503 and answer.json["error"]["code"] == "unavailable"
     assert int(answer.headers["Retry-After"]) > 0
+
+
+def test_appends_go_on_while_a_game_s_slot_moves_to_another_master(tmp_path: Path) -> None:
+    """Live resharding: while a slot migrates, its keys already moved are reached with ASK (and
+    ASKING on the node they moved to); once it has moved, with MOVED. Appends are served all
+    along, acknowledged once each."""
+    cluster = LocalCluster(tmp_path / "resharded").start()
+    client = connect(cluster.url, decode_responses=True)
+    try:
+        assert isinstance(client, RedisCluster)
+        store = EventStore(client, "t:")
+        game_id = "resharded-game"
+        assert store.create(record(game_id))
+        draw = {"canonical_body": '{"type":"draw"}', "at": "t", "result": None}
+        assert store.append(game_id, expected_version=0, hash="h1", **draw) == Appended(1)
+
+        slot = client.keyslot(f"t:{{{game_id}}}:header")
+        source = owner_port(client, f"t:{{{game_id}}}:header")
+        target = next(port for port in cluster.ports if port != source)
+        ids = {
+            port: cluster.node(port).execute_command("CLUSTER", "MYID") for port in cluster.ports
+        }
+        cluster.node(target).execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[source])
+        cluster.node(source).execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[target])
+        keys = cluster.node(source).execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100)
+        cluster.node(source).execute_command(
+            "MIGRATE", "127.0.0.1", target, "", 0, 5000, "KEYS", *keys
+        )
+        # Mid-migration: the source answers ASK for the moved keys.
+        assert store.append(game_id, expected_version=1, hash="h2", **draw) == Appended(2)
+        assert store.append(game_id, expected_version=1, hash="h2", **draw) == Conflict(2)
+
+        for port in cluster.ports:
+            cluster.node(port).execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[target])
+        # Moved: the source answers MOVED, and the client learns the new map.
+        assert store.append(game_id, expected_version=2, hash="h3", **draw) == Appended(3)
+        assert owner_port(client, f"t:{{{game_id}}}:header") == target
+        assert [event.seq for event in store.events(game_id)] == [1, 2, 3]
+        assert store.get(game_id).version == 3  # type: ignore[union-attr]
+    finally:
+        close(client)
+        cluster.stop()
