@@ -114,11 +114,12 @@ def same_server(client: StoreClient, **options: Any) -> redis.Redis:
 # --- blocking reads ----------------------------------------------------------------------------
 
 
-def blocking_client(client: StoreClient, key: str) -> redis.Redis:
+def blocking_client(client: StoreClient, key: str, name: str | None = None) -> redis.Redis:
     """A client with a single connection of its own, to the server that holds ``key``: for long
-    waits that must not hold the shared pool's connections. Its owner closes it with
+    waits that must not hold the shared pool's connections; ``name``: its connection's name
+    (CLIENT SETNAME), else the shared pool's. Its owner closes it with
     ``reader.connection_pool.disconnect()``."""
-    return redis.Redis(connection_pool=_own_pool(_server_of(client, key)))
+    return redis.Redis(connection_pool=_own_pool(_server_of(client, key), name))
 
 
 def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
@@ -130,7 +131,8 @@ def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
     wanted = server.connection_pool.connection_kwargs
     current = reader.connection_pool.connection_kwargs
     if (current.get("host"), current.get("port")) != (wanted.get("host"), wanted.get("port")):
-        previous, reader.connection_pool = reader.connection_pool, _own_pool(server)
+        name = current.get("client_name")
+        previous, reader.connection_pool = reader.connection_pool, _own_pool(server, name)
         previous.disconnect()
 
 
@@ -141,10 +143,11 @@ def _server_of(client: StoreClient, key: str) -> redis.Redis:
     return client
 
 
-def _own_pool(server: redis.Redis) -> redis.ConnectionPool:
+def _own_pool(server: redis.Redis, name: str | None = None) -> redis.ConnectionPool:
     pool = server.connection_pool
+    options = {**pool.connection_kwargs, **({"client_name": name} if name else {})}
     return redis.ConnectionPool(
-        connection_class=pool.connection_class, max_connections=1, **pool.connection_kwargs
+        connection_class=pool.connection_class, max_connections=1, **options
     )
 
 

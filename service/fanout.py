@@ -25,6 +25,7 @@ the same code runs under threads (gthread) and under gevent's greenlets.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -85,6 +86,12 @@ class Failure:
 
 
 Item = Batch | End | Failure
+
+
+def reader_name(game_id: str, pid: int | None = None) -> str:
+    """The name of the Redis connection reading ``game_id`` for process ``pid`` (default: this
+    one): CLIENT LIST tells the feeds of each process."""
+    return f"tabletape-{pid or os.getpid()}-feed-{game_id}"
 
 
 class Subscription:
@@ -157,7 +164,7 @@ class GameFeed:
                     self._finish(End(record))
                     return
                 if reader is None:
-                    reader = store.blocking_client(self.game_id)
+                    reader = store.blocking_client(self.game_id, reader_name(self.game_id))
                 batch = store.wait_events(self.game_id, self.last, BLOCK_MS, client=reader,
                                           count=PAGE)  # fmt: skip
                 if batch:

@@ -55,6 +55,8 @@ stream = ApiBlueprint("stream", __name__, description="Follow a game live (Serve
 RETRY_MS = 2000
 # Events read per XRANGE.
 _PAGE = 500
+# Bytes of a stream's connection's send buffer in the kernel (Linux doubles it): dozens of moves.
+_SEND_BUFFER = 16 * 1024
 # A client refused for want of a stream slot may retry after this many seconds.
 _SLOT_RETRY_AFTER = 5
 
@@ -214,15 +216,26 @@ class Stream(MethodView):
 
 
 def _closer() -> Callable[[], None] | None:
-    """What ends this request's connection at once when its follower is dropped (gunicorn's
-    socket: the client reads what was sent, then the end of the stream), if the server says."""
+    """What ends this request's connection at once should its follower be dropped, if the server
+    gives the connection (gunicorn does): the client reads what was sent, then the stream's end.
+
+    The connection's send buffer is kept small too: what a client that does not read leaves in
+    the kernel is bounded as tightly as what it leaves queued here (Linux grows a socket's buffer
+    on loopback to megabytes otherwise)."""
     connection = request.environ.get("gunicorn.socket")
     if connection is None:
         return None
+    with contextlib.suppress(OSError):
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _SEND_BUFFER)
 
     def shut_down() -> None:
+        # Through a twin of the descriptor: the socket is shut down all the same, and the
+        # follower's write fails as if the client had gone (EPIPE), where gevent's own shutdown
+        # would cancel it as a descriptor closed under it (an error in the log).
         with contextlib.suppress(OSError):  # the client is gone already
-            connection.shutdown(socket.SHUT_RDWR)
+            twin = socket.fromfd(connection.fileno(), connection.family, connection.type)
+            with twin:
+                twin.shutdown(socket.SHUT_RDWR)
 
     return shut_down
 
