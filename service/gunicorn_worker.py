@@ -76,6 +76,14 @@ def _gevent_worker() -> type[Worker]:
     class JsonErrorGeventWorker(_JsonErrors, GeventWorker):  # type: ignore[misc]
         """gevent."""
 
+        def init_process(self) -> None:
+            # The async worker closes each connection with util.close, at once: a client still
+            # sending a body the answer refused (a 413) would get a reset instead of the answer.
+            # gthread closes such connections as gunicorn's close_graceful does (FIN, then what
+            # the client still sends is read and dropped, for at most 2 s): so does this one.
+            util.close = util.close_graceful
+            super().init_process()
+
         def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
             try:
                 keepalive: bool = super().handle_request(listener_name, req, sock, addr)
