@@ -127,7 +127,13 @@ def redis_client(settings: Mapping[str, Any]) -> StoreClient:
     embedded Redis. Its connections are named after the process (CLIENT LIST shows who holds
     which)."""
     url = settings["REDIS_URL"] or ensure_embedded_redis(settings["DATA_DIR"])
-    return connect(url, decode_responses=True, client_name=client_name(), **_TIMEOUTS)
+    return connect(
+        url,
+        max_connections=settings["REDIS_CONNECTIONS"],
+        decode_responses=True,
+        client_name=client_name(),
+        **_TIMEOUTS,
+    )
 
 
 def client_name(pid: int | None = None) -> str:

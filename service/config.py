@@ -18,6 +18,10 @@ DEFAULTS: dict[str, Any] = {
     # a replica has it (WAIT 1 <this>): a failover then loses no acknowledged write. A replica
     # that does not confirm in time makes the write a 503. 0: acknowledge without waiting.
     "REPLICA_WAIT_MS": DEFAULT_REPLICA_WAIT_MS,
+    # Connections to the store per process (per node of a cluster), shared by its requests: one
+    # that finds them all busy waits for one. Live streams hold none of them: each game followed
+    # in a process has one connection of its own (service.fanout), whatever its followers.
+    "REDIS_CONNECTIONS": 32,
     "DATA_DIR": ".data",
     "ARCHIVE_DIR": None,  # default: DATA_DIR/archive
     # Drop a game's stream once its archive is written and verified; reads then use the archive.
@@ -45,13 +49,15 @@ DEFAULTS: dict[str, Any] = {
 
 # Environment variables read, each named after its setting.
 _FROM_ENVIRONMENT = (
-    "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "DATA_DIR", "ARCHIVE_DIR", "KEY_PREFIX",
-    "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS", "STREAM_HEARTBEAT",
+    "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
+    "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
+    "STREAM_HEARTBEAT",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
 _NUMBERS = {
     "REPLICA_WAIT_MS": int,
+    "REDIS_CONNECTIONS": int,
     "STREAM_LIMIT": int,
     "STREAM_BACKLOG": int,
     "STREAM_SECONDS": float,

@@ -66,14 +66,27 @@ class ReplicaNotConfirmedError(redis.TimeoutError):
     acknowledged (a failover now could lose it). A TimeoutError: the store's 503."""
 
 
-def connect(url: str, **options: Any) -> StoreClient:
+def connect(url: str, max_connections: int | None = None, **options: Any) -> StoreClient:
     """A client of the Redis that ``url`` names: RedisCluster if it is a node of a cluster (any
-    node: the client finds the others), else the plain client. ``options`` go to either."""
-    plain = redis.Redis.from_url(url, **options)
+    node: the client finds the others), else the plain client. ``options`` go to either.
+
+    With ``max_connections``, the client holds at most that many connections (per node of a
+    cluster), and a command that finds them all busy waits for one (a BlockingConnectionPool):
+    under gevent, thousands of requests at once would otherwise open a connection each."""
+    if max_connections is not None:
+        options = {**options, "max_connections": max_connections,
+                   "connection_pool_class": redis.BlockingConnectionPool}  # fmt: skip
+    plain = _plain_client(url, **options)
     if not _cluster_enabled(plain):
         return plain
     plain.close()
     return RedisCluster.from_url(url, **options)
+
+
+def _plain_client(url: str, connection_pool_class: Any = None, **options: Any) -> redis.Redis:
+    if connection_pool_class is None:
+        return redis.Redis.from_url(url, **options)
+    return redis.Redis(connection_pool=connection_pool_class.from_url(url, **options))
 
 
 def _cluster_enabled(client: redis.Redis) -> bool:
