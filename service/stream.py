@@ -41,7 +41,7 @@ from domain.errors import TabletapeError
 from domain.viewers import Viewer
 from service.api import TOKEN_HEADER, ApiBlueprint, error_doc, reader, service
 from service.errors import InvalidRequestError
-from service.fanout import Batch, End, Hub, Render, Subscription
+from service.fanout import Batch, End, Hub, Item, Render, Subscription
 from service.game_shapes import ref
 from service.games import GameService, event_json
 from service.requests import HEADER_SPACE, MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger, ascii_int
@@ -356,7 +356,10 @@ def _live(
     heartbeat: float,
 ) -> Iterator[str]:
     """The moves the feed brings, after ``last``, until the game's end, the time limit, or the
-    follower is dropped; a heartbeat after ``heartbeat`` seconds without a message."""
+    follower is dropped; a heartbeat after ``heartbeat`` seconds without a message.
+
+    What was queued is sent in one write: a follower that fell behind (a busy server) catches up
+    with one send, not one per move, so its cost per move falls as the load grows."""
     quiet_since = time.monotonic()
     while True:
         now = time.monotonic()
@@ -366,22 +369,37 @@ def _live(
         if now - quiet_since >= heartbeat:
             yield ": keep-alive\n\n"
             quiet_since = now
-        for item in subscription.take(min(deadline, quiet_since + heartbeat) - now):
-            if isinstance(item, Batch):
-                for seq, message in item.messages(viewer, render):
-                    if seq > last:
-                        yield message
-                        last = seq
-                quiet_since = time.monotonic()
-            elif isinstance(item, End):
-                yield _end(item.record)
-                return
-            else:
-                yield f": {item.message}\n\n"
-                return
-        if subscription.dropped:
-            yield ": this client reads too slowly: resume with Last-Event-ID\n\n"
+        taken = subscription.take(min(deadline, quiet_since + heartbeat) - now)
+        messages, last, over = _messages(taken, viewer, render, last)
+        if subscription.dropped and not over:
+            messages.append(": this client reads too slowly: resume with Last-Event-ID\n\n")
+            over = True
+        if messages:
+            yield "".join(messages)
+            quiet_since = time.monotonic()
+        if over:
             return
+
+
+def _messages(
+    items: list[Item], viewer: Viewer, render: Render, last: int
+) -> tuple[list[str], int, bool]:
+    """The messages of the feed's ``items`` after ``last``, the last seq among them, and whether
+    they end the stream (the game's end, or the feed's failure)."""
+    messages: list[str] = []
+    for item in items:
+        if isinstance(item, Batch):
+            for seq, message in item.messages(viewer, render):
+                if seq > last:
+                    messages.append(message)
+                    last = seq
+        elif isinstance(item, End):
+            messages.append(_end(item.record))
+            return messages, last, True
+        else:
+            messages.append(f": {item.message}\n\n")
+            return messages, last, True
+    return messages, last, False
 
 
 def _move(shown: dict[str, Any], seq: int) -> str:
