@@ -10,7 +10,8 @@ one run, on one server:
      201 to its arrival at each follower (both read on the machine's monotonic clock, in
      different processes);
   C. appends as fast as in A, the followers still connected and following: every append goes
-     out to N / 50 followers.
+     out to N / 50 followers;
+  A'. A again once the followers are gone: the baseline is the mean of A and A'.
 
 Followers are asyncio clients, ``client_processes`` processes of N / that many sockets each, on
 the same 2 cores as the server: what they spend reading is taken from the server. Appenders are
@@ -58,14 +59,16 @@ class Plan:
     client_processes: int = 2
     # Streams being opened at once (each waits for its response's head).
     opening_at_once: int = 200
-    # Moves scripted per game: enough for A, B and C.
-    moves_per_game: int = 700
+    # Moves scripted per game: enough for A, B, C and A'.
+    moves_per_game: int = 900
+    # After C, how long the followers may take to get the last moves before they are counted.
+    catch_up_seconds: float = 60.0
     workers: int = 2
 
 
 DEFAULT = Plan()
-QUICK = Plan(followers=500, live_seconds=8.0, loaded_seconds=3.0, moves_per_game=250,
-             client_processes=1)  # fmt: skip
+QUICK = Plan(followers=500, live_seconds=8.0, loaded_seconds=3.0, moves_per_game=300,
+             client_processes=1, catch_up_seconds=20.0)  # fmt: skip
 
 # The product's targets (issue 13), reported, never enforced.
 TARGET_P99_MS = 250.0
@@ -109,18 +112,27 @@ def measure(
             connections_live = redis_connections(redis_client, server)
             log("   C. appends, the followers connected")
             loaded = _appends(server, redis_client, games, versions, plan, rate=None)
-            # The last moves reach the followers.
-            time.sleep(2.0)
-            received = clients.stop()
+            # The followers get the last moves (a loaded server may be behind), then close.
+            received, catching_up = clients.stop(versions, plan.catch_up_seconds)
+            followed = list(versions)
         finally:
             clients.close()
-    return _figures(plan, baseline, live, loaded, opened, received, versions,
-                    rss_before, rss_idle, connections_before, connections_live)  # fmt: skip
+        # A again, the followers gone: the baseline is both runs' mean, so that a drift of the
+        # machine (or the games' length) hits both sides alike. The server first closes the
+        # streams the followers left.
+        log("   A'. appends, the followers gone")
+        time.sleep(5.0)
+        again = _appends(server, redis_client, games, versions, plan, rate=None)
+    figures = _figures(plan, [baseline, again], live, loaded, opened, received, followed,
+                       rss_before, rss_idle, connections_before, connections_live)  # fmt: skip
+    figures["seconds_to_catch_up_after_c"] = catching_up
+    figures["live"] = _side(live)
+    return figures
 
 
 def _figures(
     plan: Plan,
-    baseline: dict[str, Any],
+    baselines: list[dict[str, Any]],
     live: dict[str, Any],
     loaded: dict[str, Any],
     opened: dict[str, Any],
@@ -132,6 +144,10 @@ def _figures(
     connections_live: dict[str, dict[str, int]],
 ) -> dict[str, Any]:
     answered_at = {(game, seq): at for game, seq, at in live["answered"]}
+    baseline = _side(baselines[0])
+    for key in ("throughput", "append_p50_ms", "append_p99_ms", "server_cpu_seconds"):
+        baseline[key] = sum(side[key] for side in baselines) / len(baselines)
+    baseline["throughput_per_run"] = [side["throughput"] for side in baselines]
     delays: list[float] = []
     delivered = expected = out_of_order = 0
     for follower in received:
@@ -167,7 +183,7 @@ def _figures(
             "max": max(delays, default=math.nan) * 1000,
         },
         "append_rate_live": live["throughput"],
-        "baseline": _side(baseline),
+        "baseline": baseline,
         "with_followers": _side(loaded),
         "throughput_ratio": ratio,
         "rss_mib_before": rss_before / 2**20,
@@ -392,13 +408,18 @@ class FollowerClients:
         return {"statuses": dict(statuses), "seconds": max(r["seconds"] for r in reports),
                 "clients": reports}  # fmt: skip
 
-    def stop(self) -> list[dict[str, Any]]:
+    def stop(self, versions: list[int], patience: float) -> tuple[list[dict[str, Any]], float]:
+        """What each follower received, once all have each game's ``versions`` (or after
+        ``patience`` seconds); and how long they took to get there."""
         for pipe in self.pipes:
-            pipe.send("stop")
+            pipe.send(("stop", versions, patience))
         received: list[dict[str, Any]] = []
+        waited = 0.0
         for pipe in self.pipes:
-            received += _expect(pipe, "done")
-        return received
+            report = _expect(pipe, "done")
+            received += report["followers"]
+            waited = max(waited, report["waited"])
+        return received, waited
 
     def close(self) -> None:
         for process in self.processes:
@@ -491,12 +512,17 @@ async def _follow_all(
     statuses = Counter(f.status for f in followers)
     pipe.send(("opened", {"statuses": dict(statuses), "seconds": time.monotonic() - began,
                           "cpu": time.process_time() - cpu}))  # fmt: skip
-    message = await asyncio.to_thread(pipe.recv)
+    _, versions, patience = await asyncio.to_thread(pipe.recv)
+    waiting = time.monotonic()
+    while time.monotonic() - waiting < patience and any(
+        f.status == 200 and not f.closed and f.last < versions[f.game] for f in followers
+    ):
+        await asyncio.sleep(0.1)
+    waited = time.monotonic() - waiting
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    if message == "stop":
-        pipe.send(("done", [f.result() for f in followers]))
+    pipe.send(("done", {"followers": [f.result() for f in followers], "waited": waited}))
 
 
 def _expect(pipe: Pipe, kind: str, timeout: float = MESSAGE_TIMEOUT) -> Any:

@@ -213,10 +213,18 @@ def _print_followers(figures: dict[str, Any]) -> None:
         f" p50 {delay['p50']:.1f} ms, p90 {delay['p90']:.1f} ms, p99 {delay['p99']:.1f} ms,"
         f" max {delay['max']:.1f} ms ({delay['count']:,} deliveries)"
     )
-    base, loaded = figures["baseline"], figures["with_followers"]
+    live = figures["live"]
     print(
-        f"   appends/s without followers {base['throughput']:.0f}, with them"
-        f" {loaded['throughput']:.0f}: {figures['throughput_ratio']:.2f}x"
+        f"   while live: server CPU {live['server_cpu_seconds']:.1f} s in {live['seconds']:.0f} s;"
+        f" the whole machine busy {live['machine_busy_cpu_seconds']:.1f} CPU-s (others' work"
+        " included); after C the followers had every move in"
+        f" {figures['seconds_to_catch_up_after_c']:.1f} s"
+    )
+    base, loaded = figures["baseline"], figures["with_followers"]
+    runs = ", ".join(f"{value:.0f}" for value in base.get("throughput_per_run", []))
+    print(
+        f"   appends/s without followers {base['throughput']:.0f} (before and after: {runs}),"
+        f" with them {loaded['throughput']:.0f}: {figures['throughput_ratio']:.2f}x"
         f" (append p99 {base['append_p99_ms']:.1f} -> {loaded['append_p99_ms']:.1f} ms;"
         f" server CPU {base['server_cpu_seconds']:.1f} -> {loaded['server_cpu_seconds']:.1f} s)"
     )
