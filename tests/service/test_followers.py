@@ -23,6 +23,7 @@ import redis
 from flask import Flask
 
 from domain.viewers import PUBLIC, RECORDER, seat
+from service.connection import StoreClient
 from service.fanout import Batch, End, Hub, Subscription, reader_name
 from service.store import StoredEvent
 from tests.conftest import make_app
@@ -99,6 +100,24 @@ def test_one_redis_reader_per_game_however_many_follow_and_the_last_to_leave_sto
     eventually(lambda: readers(real_redis, first) == 0)
     assert readers(real_redis, second) == 1
     for subscription in few:
+        hub.unsubscribe(subscription)
+    assert hub.feeds() == {}
+
+
+def test_the_feeds_read_a_redis_cluster_from_the_node_of_each_game(
+    cluster_redis: StoreClient, key_prefix: str, tmp_path: Path
+) -> None:
+    app = make_app(cluster_redis, key_prefix, ARCHIVE_DIR=str(tmp_path))
+    client = app.test_client()
+    # Games whose ids hash to slots of different masters, most likely.
+    games = [create(client, seed=seed) for seed in range(6)]
+    hub = hub_of(app)
+    subscriptions = [hub.subscribe(game["id"], 0) for game in games for _ in range(3)]
+    for game in games:
+        append(client, game, legal(client, game)[0])
+    for subscription in subscriptions:
+        assert moves_in(take_until(subscription, 1)) == [1]
+    for subscription in subscriptions:
         hub.unsubscribe(subscription)
     assert hub.feeds() == {}
 
