@@ -167,7 +167,7 @@ class GameFeed:
                     reader = store.blocking_client(self.game_id, reader_name(self.game_id))
                 batch = store.wait_events(self.game_id, self.last, BLOCK_MS, client=reader,
                                           count=PAGE)  # fmt: skip
-                if batch:
+                if batch and not self.stopped:
                     self._publish(history, batch)
                     # Has the game ended? (Its last move and "finished" are one write.)
                     record = games.get(self.game_id)
@@ -178,10 +178,11 @@ class GameFeed:
         except TabletapeError as error:
             log.warning("the feed of game %s stopped: %s", self.game_id, error.message)
             self._finish(Failure(" ".join(error.message.splitlines())))
-        except BaseException:
-            log.exception("the feed of game %s failed", self.game_id)
+        except Exception:
+            # Its followers end their streams and resume; the process goes on.
+            if not self.stopped:
+                log.exception("the feed of game %s failed", self.game_id)
             self._finish(Failure("the server failed: resume with Last-Event-ID"))
-            raise
         finally:
             if reader is not None:
                 reader.connection_pool.disconnect()
