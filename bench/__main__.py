@@ -38,6 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     cluster.add_argument(
         "--no-cluster", action="store_true", help="skip that figure, even with --quick"
     )
+    parser.add_argument(
+        "--followers",
+        type=int,
+        help="7. live followers (default 5,000; 500 with --quick; 0 skips the figure)",
+    )
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default: {RESULTS}")
     parser.add_argument("--clients", type=int, help="concurrent clients (default 4)")
     parser.add_argument("--workers", type=int, help="gunicorn processes (default 2)")
@@ -66,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "redis": "embedded (unix socket)" if target.embedded else _redacted(target.url),
             "workers": settings.workers,
+            # `tabletape serve`'s default, which the bench's servers run.
+            "worker_class": "gevent",
             "threads": settings.threads,
             "clients": settings.clients,
             # Others' work on a shared machine shows here (the bench is not running yet).
@@ -109,6 +116,13 @@ def main(argv: list[str] | None = None) -> int:
 
                 _log("6. a master of a Redis Cluster killed under a load of appends")
                 results["failover"] = failover.measure(target, settings, _log)
+            if args.followers != 0:
+                from bench import followers
+
+                _log("7. live followers: fan-out, delivery delay, appends with and without them")
+                results["followers"] = followers.measure(
+                    target, redis_client, settings.name, _log, args.followers
+                )
             if args.profile:
                 from bench import profile_append
 
@@ -131,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         "memory",
         "append_cluster",
         "failover",
+        "followers",
         "profile",
     )
     results = {key: results[key] for key in order if key in results}

@@ -16,7 +16,7 @@ def print_report(results: dict[str, Any]) -> None:
     print(f"Tabletape benchmark ({meta['mode']}), {meta['started_at']}")
     print(
         f"  {meta['cpus']} CPUs, Python {meta['python']}, Redis: {meta['redis']},"
-        f" gunicorn {meta['workers']} workers x {meta['threads']} threads (gthread),"
+        f" gunicorn {meta['workers']} workers ({meta.get('worker_class', 'gthread')}),"
         f" {meta['clients']} client processes"
     )
     print(
@@ -30,6 +30,7 @@ def print_report(results: dict[str, Any]) -> None:
         ("memory", _print_memory),
         ("append_cluster", _print_append_cluster),
         ("failover", _print_failover),
+        ("followers", _print_followers),
         ("profile", print_profile),
     )
     for key, printer in sections:
@@ -210,6 +211,56 @@ def _print_failover(figures: dict[str, Any]) -> None:
     )
     for error in figures["unexpected"][:5]:
         print(f"   ! {error}")
+
+
+def _print_followers(figures: dict[str, Any]) -> None:
+    plan = figures["plan"]
+    print(
+        f"\n7. Live followers: {plan['followers']:,} streams of {plan['games']} live games on"
+        f" `tabletape serve`'s defaults ({plan['workers']} gevent workers);"
+        f"\n   {plan['client_processes']} asyncio client process(es) follow, {plan['appenders']}"
+        " append: all on the same cores as the server"
+    )
+    print(
+        f"   streams open {figures['followers_open']:,}, refused {figures['followers_refused']:,}"
+        f" (statuses {figures['open_statuses']}), opened in {figures['open_seconds']:.1f} s;"
+        f" closed early {figures['streams_closed_early']}"
+    )
+    delay = figures["delay_ms"]
+    print(
+        f"   moves delivered {figures['moves_delivered']:,} / expected"
+        f" {figures['moves_expected']:,}, out of order {figures['out_of_order']};"
+        f" at {figures['append_rate_live']:.0f} appends/s, delay from the 201 to the follower:"
+        f" p50 {delay['p50']:.1f} ms, p90 {delay['p90']:.1f} ms, p99 {delay['p99']:.1f} ms,"
+        f" max {delay['max']:.1f} ms ({delay['count']:,} deliveries)"
+    )
+    live = figures["live"]
+    print(
+        f"   while live: server CPU {live['server_cpu_seconds']:.1f} s in {live['seconds']:.0f} s;"
+        f" the whole machine busy {live['machine_busy_cpu_seconds']:.1f} CPU-s (others' work"
+        " included); after C the followers had every move in"
+        f" {figures['seconds_to_catch_up_after_c']:.1f} s"
+    )
+    base, loaded = figures["baseline"], figures["with_followers"]
+    runs = ", ".join(f"{value:.0f}" for value in base.get("throughput_per_run", []))
+    print(
+        f"   appends/s without followers {base['throughput']:.0f} (before and after: {runs}),"
+        f" with them {loaded['throughput']:.0f}: {figures['throughput_ratio']:.2f}x"
+        f" (append p99 {base['append_p99_ms']:.1f} -> {loaded['append_p99_ms']:.1f} ms;"
+        f" server CPU {base['server_cpu_seconds']:.1f} -> {loaded['server_cpu_seconds']:.1f} s)"
+    )
+    print(
+        f"   API processes' RSS {figures['rss_mib_before']:.1f} MiB before the followers,"
+        f" {figures['rss_mib_idle_followers']:.1f} MiB with them idle:"
+        f" {figures['rss_kib_per_follower']:.1f} KiB per open stream"
+    )
+    for label, key in (("before", "redis_connections_before"), ("live", "redis_connections_live")):
+        shown = ", ".join(
+            f"pid {pid}: {c['connections']} ({c['feed_readers']} feed readers)"
+            for pid, c in figures[key].items()
+        )
+        print(f"   Redis connections per API process, {label}: {shown}")
+    _print_targets_of(figures)
 
 
 def _ratio(numerator: float, denominator: float) -> float:

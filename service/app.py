@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -123,9 +124,21 @@ _TIMEOUTS = {"socket_timeout": 5, "socket_connect_timeout": 2}
 
 def redis_client(settings: Mapping[str, Any]) -> StoreClient:
     """The store's client: REDIS_URL (a plain Redis, or any node of a cluster), else the
-    embedded Redis."""
+    embedded Redis. Its connections are named after the process (CLIENT LIST shows who holds
+    which)."""
     url = settings["REDIS_URL"] or ensure_embedded_redis(settings["DATA_DIR"])
-    return connect(url, decode_responses=True, **_TIMEOUTS)
+    return connect(
+        url,
+        max_connections=settings["REDIS_CONNECTIONS"],
+        decode_responses=True,
+        client_name=client_name(),
+        **_TIMEOUTS,
+    )
+
+
+def client_name(pid: int | None = None) -> str:
+    """The name of the Redis connections of process ``pid`` (default: this one)."""
+    return f"tabletape-{pid or os.getpid()}"
 
 
 def queue_connection(settings: Mapping[str, Any], store_client: StoreClient) -> redis.Redis:

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 import domain
-from service.config import load_config
+from service.config import environment_value, load_config
 from service.embedded import EmbeddedRedis
 from service.stats_cli import stats
 
@@ -35,31 +35,54 @@ def main() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--workers", default=2, show_default=True, type=int, help="gunicorn processes")
-@click.option("--threads", default=16, show_default=True, type=int, help="threads per process")
-def serve(host: str, port: int, workers: int, threads: int) -> None:
+@click.option(
+    "--worker-class",
+    type=click.Choice(["gevent", "gthread"]),
+    default="gevent",
+    show_default=True,
+    help="gevent: a greenlet per connection; gthread: a pool of --threads threads per process",
+)
+@click.option(
+    "--connections",
+    default=10_000,
+    show_default=True,
+    type=click.IntRange(min=2),
+    help="gevent: connections per process at once",
+)
+@click.option(
+    "--threads", default=16, show_default=True, type=int, help="gthread: threads per process"
+)
+def serve(
+    host: str, port: int, workers: int, worker_class: str, connections: int, threads: int
+) -> None:
     """Serve the API with gunicorn, on REDIS_URL or else on an embedded Redis.
 
-    gunicorn runs WORKERS processes (gthread worker class, answering gunicorn's own errors in
-    the API's JSON error body: service/gunicorn_worker.py) of THREADS threads each; a request
-    holds a thread while it is served, and a live stream (GET /games/{id}/stream) for its whole
-    life. So that streams never starve appends and reads, each process serves at most
-    TABLETAPE_STREAM_LIMIT streams (default 8), capped here at half of --threads; more are
-    refused with 503, and each stream ends after TABLETAPE_STREAM_SECONDS (default 300; the
-    client resumes it with Last-Event-ID).
+    gunicorn runs WORKERS processes, answering gunicorn's own errors in the API's JSON error
+    body (service/gunicorn_worker.py). A live stream (GET /games/{id}/stream) holds its
+    connection for its whole life, and each process reads each followed game once from Redis for
+    all its followers. The worker class decides what a connection costs:
+
+    \b
+    gevent (default): a greenlet each, up to --connections per process. Each process serves at
+    most TABLETAPE_STREAM_LIMIT streams (default and cap: 9/10 of --connections, the rest left to
+    appends and reads).
+    gthread: a thread each, from a pool of --threads per process. So that streams never starve
+    appends and reads, each process serves at most TABLETAPE_STREAM_LIMIT streams (default 8),
+    capped at half of --threads.
+
+    More streams are refused with 503; each ends after TABLETAPE_STREAM_SECONDS (default 300;
+    the client resumes it with Last-Event-ID).
     """
     from gunicorn.app.base import BaseApplication
 
-    from service.gunicorn_worker import worker_class
+    from service.gunicorn_worker import worker_class as worker_class_name
 
     config = load_config()
-    streams = min(config["STREAM_LIMIT"], threads // 2)
-    if streams < config["STREAM_LIMIT"]:
-        click.echo(
-            f"live streams limited to {streams} per process (half of --threads {threads})",
-            err=True,
-        )
+    streams = _stream_limit(config["STREAM_LIMIT"], worker_class, connections, threads)
     # The workers load their settings from the environment.
     os.environ["TABLETAPE_STREAM_LIMIT"] = str(streams)
+    if worker_class == "gevent":
+        _raise_open_files_limit(connections + 1000)
     embedded: EmbeddedRedis | None = None
     if not config["REDIS_URL"]:
         embedded = EmbeddedRedis(config["DATA_DIR"])
@@ -72,7 +95,8 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
                 "bind": f"{host}:{port}",
                 "workers": workers,
                 "threads": threads,
-                "worker_class": worker_class(),
+                "worker_connections": connections,
+                "worker_class": worker_class_name(worker_class),
                 "accesslog": "-",
                 "graceful_timeout": 10,
             }
@@ -92,6 +116,37 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
     finally:
         if embedded is not None:
             embedded.stop()
+
+
+def _stream_limit(configured: int, worker_class: str, connections: int, threads: int) -> int:
+    """The live streams each process serves at once: TABLETAPE_STREAM_LIMIT, else the worker
+    class's default, within the worker class's cap (told on stderr when it cuts it)."""
+    if worker_class == "gevent":
+        cap, what = connections * 9 // 10, f"9/10 of --connections {connections}"
+        wanted = configured if environment_value("STREAM_LIMIT") else cap
+    else:
+        cap, what = threads // 2, f"half of --threads {threads}"
+        wanted = configured
+    if wanted > cap:
+        click.echo(f"live streams limited to {cap} per process ({what})", err=True)
+    return min(wanted, cap)
+
+
+def _raise_open_files_limit(wanted: int) -> None:
+    """Each connection is a file descriptor: lift the soft limit of open files towards
+    ``wanted``, as far as the hard limit allows (the workers inherit it)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+        if raised < wanted:
+            click.echo(
+                f"open files limited to {raised} per process (ulimit -Hn): fewer connections"
+                " than --connections may be served",
+                err=True,
+            )
 
 
 def _services() -> Any:

@@ -18,6 +18,10 @@ DEFAULTS: dict[str, Any] = {
     # a replica has it (WAIT 1 <this>): a failover then loses no acknowledged write. A replica
     # that does not confirm in time makes the write a 503. 0: acknowledge without waiting.
     "REPLICA_WAIT_MS": DEFAULT_REPLICA_WAIT_MS,
+    # Connections to the store per process (per node of a cluster), shared by its requests: one
+    # that finds them all busy waits for one. Live streams hold none of them: each game followed
+    # in a process has one connection of its own (service.fanout), whatever its followers.
+    "REDIS_CONNECTIONS": 32,
     "DATA_DIR": ".data",
     "ARCHIVE_DIR": None,  # default: DATA_DIR/archive
     # Drop a game's stream once its archive is written and verified; reads then use the archive.
@@ -28,10 +32,15 @@ DEFAULTS: dict[str, Any] = {
     "STATE_CACHE_SIZE": 4096,
     # Requests per client address and API process (`limits` syntax); empty switches it off.
     "RATE_LIMIT": "100 per second",
-    # Live streams (GET /games/{id}/stream). Each open stream holds one server thread: at most
-    # STREAM_LIMIT at once per API process (more are refused with 503 unavailable; `tabletape
-    # serve` keeps it at most half its threads, so streams never starve appends and reads).
+    # Live streams (GET /games/{id}/stream): at most STREAM_LIMIT at once per API process (more
+    # are refused with 503 unavailable). An open stream holds a greenlet under gevent, a thread
+    # under gthread: `tabletape serve` sets it by worker class when it is not set (see
+    # service.cli.serve), and under gthread keeps it at most half the threads, so that streams
+    # never starve appends and reads.
     "STREAM_LIMIT": 8,
+    # A follower that has this many batches of moves waiting to be sent (it does not read) is
+    # dropped: its stream ends, and the client resumes with Last-Event-ID.
+    "STREAM_BACKLOG": 256,
     # A stream closes after this many seconds; the client resumes it with Last-Event-ID.
     "STREAM_SECONDS": 300.0,
     # Seconds of silence after which a stream sends a comment, so that proxies keep it open.
@@ -40,23 +49,31 @@ DEFAULTS: dict[str, Any] = {
 
 # Environment variables read, each named after its setting.
 _FROM_ENVIRONMENT = (
-    "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "DATA_DIR", "ARCHIVE_DIR", "KEY_PREFIX",
-    "RATE_LIMIT", "STREAM_LIMIT", "STREAM_SECONDS", "STREAM_HEARTBEAT",
+    "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
+    "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
+    "STREAM_HEARTBEAT",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
 _NUMBERS = {
     "REPLICA_WAIT_MS": int,
+    "REDIS_CONNECTIONS": int,
     "STREAM_LIMIT": int,
+    "STREAM_BACKLOG": int,
     "STREAM_SECONDS": float,
     "STREAM_HEARTBEAT": float,
 }
 
 
+def environment_value(name: str) -> str | None:
+    """The setting ``name`` as the environment gives it (TABLETAPE_<name>, else <name>)."""
+    return os.environ.get(f"TABLETAPE_{name}", os.environ.get(name))
+
+
 def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     config = dict(DEFAULTS)
     for name in _FROM_ENVIRONMENT:
-        value = os.environ.get(f"TABLETAPE_{name}", os.environ.get(name))
+        value = environment_value(name)
         # Only the rate limit may be set empty (switched off); other empty values are unset.
         if value or (value is not None and name == "RATE_LIMIT"):
             config[name] = value

@@ -67,14 +67,27 @@ class ReplicaNotConfirmedError(redis.TimeoutError):
     acknowledged (a failover now could lose it). A TimeoutError: the store's 503."""
 
 
-def connect(url: str, **options: Any) -> StoreClient:
+def connect(url: str, max_connections: int | None = None, **options: Any) -> StoreClient:
     """A client of the Redis that ``url`` names: RedisCluster if it is a node of a cluster (any
-    node: the client finds the others), else the plain client. ``options`` go to either."""
-    plain = redis.Redis.from_url(url, **options)
+    node: the client finds the others), else the plain client. ``options`` go to either.
+
+    With ``max_connections``, the client holds at most that many connections (per node of a
+    cluster), and a command that finds them all busy waits for one (a BlockingConnectionPool):
+    under gevent, thousands of requests at once would otherwise open a connection each."""
+    if max_connections is not None:
+        options = {**options, "max_connections": max_connections,
+                   "connection_pool_class": redis.BlockingConnectionPool}  # fmt: skip
+    plain = _plain_client(url, **options)
     if not _cluster_enabled(plain):
         return plain
     plain.close()
     return RedisCluster.from_url(url, **options)
+
+
+def _plain_client(url: str, connection_pool_class: Any = None, **options: Any) -> redis.Redis:
+    if connection_pool_class is None:
+        return redis.Redis.from_url(url, **options)
+    return redis.Redis(connection_pool=connection_pool_class.from_url(url, **options))
 
 
 def _cluster_enabled(client: redis.Redis) -> bool:
@@ -115,11 +128,12 @@ def same_server(client: StoreClient, **options: Any) -> redis.Redis:
 # --- blocking reads ----------------------------------------------------------------------------
 
 
-def blocking_client(client: StoreClient, key: str) -> redis.Redis:
+def blocking_client(client: StoreClient, key: str, name: str | None = None) -> redis.Redis:
     """A client with a single connection of its own, to the server that holds ``key``: for long
-    waits that must not hold the shared pool's connections. Its owner closes it with
+    waits that must not hold the shared pool's connections; ``name``: its connection's name
+    (CLIENT SETNAME), else the shared pool's. Its owner closes it with
     ``reader.connection_pool.disconnect()``."""
-    return redis.Redis(connection_pool=_own_pool(_server_of(client, key)))
+    return redis.Redis(connection_pool=_own_pool(_server_of(client, key), name))
 
 
 def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
@@ -131,7 +145,8 @@ def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
     wanted = server.connection_pool.connection_kwargs
     current = reader.connection_pool.connection_kwargs
     if (current.get("host"), current.get("port")) != (wanted.get("host"), wanted.get("port")):
-        previous, reader.connection_pool = reader.connection_pool, _own_pool(server)
+        name = current.get("client_name")
+        previous, reader.connection_pool = reader.connection_pool, _own_pool(server, name)
         previous.disconnect()
 
 
@@ -142,10 +157,11 @@ def _server_of(client: StoreClient, key: str) -> redis.Redis:
     return client
 
 
-def _own_pool(server: redis.Redis) -> redis.ConnectionPool:
+def _own_pool(server: redis.Redis, name: str | None = None) -> redis.ConnectionPool:
     pool = server.connection_pool
+    options = {**pool.connection_kwargs, **({"client_name": name} if name else {})}
     return redis.ConnectionPool(
-        connection_class=pool.connection_class, max_connections=1, **pool.connection_kwargs
+        connection_class=pool.connection_class, max_connections=1, **options
     )
 
 

@@ -1,5 +1,5 @@
-"""The gunicorn worker of `tabletape serve`: gthread, with gunicorn's own errors in the contract's
-JSON body.
+"""The gunicorn workers of `tabletape serve`: gevent (the default) or gthread, with gunicorn's own
+errors in the contract's JSON body.
 
 gunicorn answers what it cannot parse before the app sees a request (a bad request line, method
 or HTTP version, a URI or headers too large, a bad header, a broken chunked body it drains) with
@@ -7,15 +7,22 @@ an HTML page, written by ``gunicorn.util.write_error``, which ``Worker.handle_er
 has chosen the status and logged the error. This worker keeps all of that and replaces only the
 writing: the same status, the contract's body. (``handle_error`` itself holds gunicorn's mapping
 of its exceptions to statuses: copying it here would drift from gunicorn's as it changes.)
+
+The gevent worker serves each connection in a greenlet, with the standard library patched by
+gevent (sockets, threading, redis-py's waits): a live stream costs a greenlet, not a thread. The
+gthread worker serves each request in a thread of a fixed pool. The two differ only in
+``handle_request``'s signature; what they share is ``_JsonErrors``.
 """
 
 from __future__ import annotations
 
+import functools
 import socket
 from typing import Any
 
 import orjson
 from gunicorn import util
+from gunicorn.workers.base import Worker
 from gunicorn.workers.gthread import ThreadWorker
 
 from service.errors import code_of_status, echoable
@@ -34,17 +41,12 @@ _MESSAGES = {
 _CODES = {501: "invalid_request"}
 
 
-class JsonErrorWorker(ThreadWorker):
+class _JsonErrors(Worker):
     def init_process(self) -> None:
         # handle_error looks write_error up on gunicorn.util at each call: in this worker's
         # process, every error gunicorn writes is written by write_json_error.
         util.write_error = write_json_error
         super().init_process()
-
-    def handle_request(self, req: Any, conn: Any) -> bool:
-        keepalive: bool = super().handle_request(req, conn)
-        req.answered = True
-        return keepalive
 
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
         if getattr(req, "answered", False):
@@ -55,6 +57,51 @@ class JsonErrorWorker(ThreadWorker):
                              req.method, req.path, exc)  # fmt: skip
             return
         super().handle_error(req, client, addr, exc)
+
+
+class JsonErrorWorker(_JsonErrors, ThreadWorker):
+    """gthread."""
+
+    def handle_request(self, req: Any, conn: Any) -> bool:
+        keepalive: bool = super().handle_request(req, conn)
+        req.answered = True
+        return keepalive
+
+
+@functools.cache
+def _gevent_worker() -> type[Worker]:
+    # gunicorn's gevent module imports gevent: only a process that runs that worker needs it.
+    from gunicorn.workers.ggevent import GeventWorker
+
+    class JsonErrorGeventWorker(_JsonErrors, GeventWorker):  # type: ignore[misc]
+        """gevent."""
+
+        def init_process(self) -> None:
+            # The async worker closes each connection with util.close, at once: a client still
+            # sending a body the answer refused (a 413) would get a reset instead of the answer.
+            # gthread closes such connections as gunicorn's close_graceful does (FIN, then what
+            # the client still sends is read and dropped, for at most 2 s): so does this one.
+            util.close = util.close_graceful
+            super().init_process()
+
+        def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> bool:
+            try:
+                keepalive: bool = super().handle_request(listener_name, req, sock, addr)
+            except StopIteration:
+                # Answered, and the connection is to close.
+                req.answered = True
+                raise
+            req.answered = True
+            return keepalive
+
+    return JsonErrorGeventWorker
+
+
+def __getattr__(name: str) -> Any:
+    # gunicorn loads a worker class by its dotted name: the gevent one is made when asked for.
+    if name == "JsonErrorGeventWorker":
+        return _gevent_worker()
+    raise AttributeError(name)
 
 
 def write_json_error(sock: socket.socket, status: int, reason: str, message: str) -> None:
@@ -77,6 +124,11 @@ def write_json_error(sock: socket.socket, status: int, reason: str, message: str
     util.write_nonblock(sock, head.encode("latin-1") + body)
 
 
-def worker_class() -> str:
-    """The dotted name gunicorn's ``worker_class`` setting takes."""
-    return f"{__name__}.{JsonErrorWorker.__name__}"
+# `tabletape serve --worker-class` -> the class's name in this module.
+WORKER_CLASSES = {"gevent": "JsonErrorGeventWorker", "gthread": JsonErrorWorker.__name__}
+
+
+def worker_class(kind: str = "gthread") -> str:
+    """The dotted name gunicorn's ``worker_class`` setting takes, for ``kind`` (gevent,
+    gthread)."""
+    return f"{__name__}.{WORKER_CLASSES[kind]}"

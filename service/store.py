@@ -380,13 +380,13 @@ class EventStore:
             entries = next((found for name, found in reply or [] if name == key), [])
         return [_stored_event(game_id, entry_id, fields) for entry_id, fields in entries]
 
-    def blocking_client(self, game_id: str = "") -> redis.Redis:
+    def blocking_client(self, game_id: str = "", name: str | None = None) -> redis.Redis:
         """A client of the server that holds the game's events (on a cluster, the node serving
         its slot), with the same options and a single connection of its own: for long waits that
-        must not hold the shared pool's connections. Its owner closes it with
-        ``client.connection_pool.disconnect()``. Made without a game, it is pointed at the right
-        node by ``wait_events`` itself."""
-        return blocking_client(self.redis, self._events_key(game_id))
+        must not hold the shared pool's connections; ``name``: its connection's name, else the
+        store's. Its owner closes it with ``client.connection_pool.disconnect()``. Made without a
+        game, it is pointed at the right node by ``wait_events`` itself."""
+        return blocking_client(self.redis, self._events_key(game_id), name)
 
     def append(
         self,

@@ -6,19 +6,24 @@ stopped: EventSource sends the last id it saw as ``Last-Event-ID`` by itself, an
 starts after it.
 
 How it is served: the events the client has not seen yet first (XRANGE, or the archive once the
-stream is trimmed), then a loop of short blocking reads (XREAD BLOCK of at most a second, on a
-connection of the stream's own), so that heartbeats, the time limit and a client gone away are
-all noticed within a second or a heartbeat. Each open stream holds one server thread for its whole
-life: at most STREAM_LIMIT of them per process (more get 503 unavailable), each for at most
-STREAM_SECONDS, after which the client resumes.
+stream is trimmed), then what the process's one reader of the game brings (``service.fanout``:
+one XREAD BLOCK per game and process, however many follow it), until the game's end or
+STREAM_SECONDS, after which the client resumes. A client that does not read what it is sent is
+dropped once STREAM_BACKLOG batches wait for it: its stream ends, and it resumes where it stopped.
+
+An open stream holds its connection for its whole life: under gunicorn's gevent worker (the
+default of `tabletape serve`) a greenlet, under gthread a thread. At most STREAM_LIMIT of them
+per process (more get 503 unavailable): `tabletape serve` sets it by worker class.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,10 +41,11 @@ from domain.errors import TabletapeError
 from domain.viewers import Viewer
 from service.api import TOKEN_HEADER, ApiBlueprint, error_doc, reader, service
 from service.errors import InvalidRequestError
+from service.fanout import Batch, End, Hub, Item, Render, Subscription
 from service.game_shapes import ref
 from service.games import GameService, event_json
 from service.requests import HEADER_SPACE, MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger, ascii_int
-from service.store import GameRecord
+from service.store import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +53,10 @@ stream = ApiBlueprint("stream", __name__, description="Follow a game live (Serve
 
 # How long a browser's EventSource waits before it reconnects (sent as the stream's first line).
 RETRY_MS = 2000
-# The longest single XREAD BLOCK: what bounds the time to notice the limit or a closed client.
-_BLOCK_MS = 1000
-# Events read per XRANGE or XREAD.
+# Events read per XRANGE.
 _PAGE = 500
+# Bytes of a stream's connection's send buffer in the kernel (Linux doubles it): dozens of moves.
+_SEND_BUFFER = 16 * 1024
 # A client refused for want of a stream slot may retry after this many seconds.
 _SLOT_RETRY_AFTER = 5
 
@@ -89,6 +95,9 @@ class StreamSlots:
 @stream.record_once
 def _count_streams(state: BlueprintSetupState) -> None:
     state.app.extensions["tabletape.streams"] = StreamSlots(state.app.config["STREAM_LIMIT"])
+    state.app.extensions["tabletape.fanout"] = Hub(
+        state.app.extensions["tabletape"], state.app.config["STREAM_BACKLOG"]
+    )
 
 
 class StreamQuerySchema(Schema):
@@ -130,9 +139,11 @@ _DESCRIPTION = f"""Server-Sent Events (`text/event-stream`), in this order:
   Close the EventSource on `end`, or it reconnects and gets the `end` again;
 - a comment `: keep-alive` after STREAM_HEARTBEAT seconds (15) without a message.
 
-A stream also closes after STREAM_SECONDS (300) without `end`: resume it with `Last-Event-ID`
-(EventSource does so itself). At most STREAM_LIMIT streams at once per API process (8): more are
-refused with 503 `unavailable`. The schema below is that of one message, as an SSE client
+A stream also closes after STREAM_SECONDS (300) without `end`, and when the client does not read
+what it is sent (STREAM_BACKLOG batches of moves wait for it): resume it with `Last-Event-ID`
+(EventSource does so itself). At most STREAM_LIMIT streams at once per API process (9,000 under
+`tabletape serve`'s default gevent worker; 8, and at most half the threads, under gthread): more
+are refused with 503 `unavailable`. The schema below is that of one message, as an SSE client
 reads it (`event`, `id`, and `data` holding JSON)."""
 
 _EXAMPLE = (
@@ -187,8 +198,10 @@ class Stream(MethodView):
                 seconds=float(current_app.config["STREAM_SECONDS"]),
                 heartbeat=float(current_app.config["STREAM_HEARTBEAT"]),
             )
+            hub: Hub = current_app.extensions["tabletape.fanout"]
+            messages = follow(games, hub, record, viewer, after, limits, _closer())
             response = Response(
-                follow(games, record, viewer, after, limits),
+                messages,
                 mimetype="text/event-stream",
                 # X-Accel-Buffering: nginx passes each message on at once.
                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
@@ -200,6 +213,31 @@ class Stream(MethodView):
         # even if the generator never started.
         response.call_on_close(release)
         return response
+
+
+def _closer() -> Callable[[], None] | None:
+    """What ends this request's connection at once should its follower be dropped, if the server
+    gives the connection (gunicorn does): the client reads what was sent, then the stream's end.
+
+    The connection's send buffer is kept small too: what a client that does not read leaves in
+    the kernel is bounded as tightly as what it leaves queued here (Linux grows a socket's buffer
+    on loopback to megabytes otherwise)."""
+    connection = request.environ.get("gunicorn.socket")
+    if connection is None:
+        return None
+    with contextlib.suppress(OSError):
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _SEND_BUFFER)
+
+    def shut_down() -> None:
+        # Through a twin of the descriptor: the socket is shut down all the same, and the
+        # follower's write fails as if the client had gone (EPIPE), where gevent's own shutdown
+        # would cancel it as a descriptor closed under it (an error in the log).
+        with contextlib.suppress(OSError):  # the client is gone already
+            twin = socket.fromfd(connection.fileno(), connection.family, connection.type)
+            with twin:
+                twin.shutdown(socket.SHUT_RDWR)
+
+    return shut_down
 
 
 def _resume_point(query: dict[str, Any], record: GameRecord) -> int:
@@ -230,60 +268,48 @@ def _resume_point(query: dict[str, Any], record: GameRecord) -> int:
 
 
 def follow(
-    games: GameService, record: GameRecord, viewer: Viewer, after: int, limits: StreamLimits
+    games: GameService,
+    hub: Hub,
+    record: GameRecord,
+    viewer: Viewer,
+    after: int,
+    limits: StreamLimits,
+    on_drop: Callable[[], None] | None = None,
 ) -> Iterator[str]:
     """The stream's messages: the moves after ``after`` as ``viewer`` may read them, live, then
     ``end``.
 
     Each move says whether it is void as of when it is sent, as GET /events would say then. A
-    retraction voids the latest move still standing, which the whole record decides: the bodies
-    of every event so far are kept (the moves before ``after`` read once), and voided() folds
-    them again for each batch, as GameService.events_json does for a page of events.
+    retraction voids the latest move still standing, which the whole record decides: the events
+    the client has not seen yet are read and marked here (``_catch_up``); the live ones come from
+    the process's feed of the game (``service.fanout``), marked and rendered there once for all
+    its followers who see the game alike.
 
     Runs outside the request: it uses only what it is given.
     """
     game = get_game(record.game)
-    store = games.store
-    block_ms = max(1, min(_BLOCK_MS, int(limits.heartbeat * 1000)))
     deadline = time.monotonic() + limits.seconds
-    reader: redis.Redis | None = None
-    last = after
+    subscription: Subscription | None = None
+
+    def render(event: StoredEvent, void: bool) -> str:
+        return _move({**event_json(game, event, viewer), "void": void}, event.seq)
+
     yield f"retry: {RETRY_MS}\n\n"
-    quiet_since = time.monotonic()
     try:
-        # The bodies of events 1 to ``last``, in order: what decides which moves are void.
-        history = [event.body for event in games.events(record, 1, last)] if last else []
-        # What the header counted already: from the stream (XRANGE) or the archive.
-        batch = (
-            games.events(record, last + 1, record.version - last) if record.version > last else []
-        )
-        while True:
-            if batch:
-                history += [event.body for event in batch]
-                void = voided(history)
-                for event in batch:
-                    shown = {**event_json(game, event, viewer), "void": void[event.seq - 1]}
-                    yield _move(shown, event.seq)
-                last = batch[-1].seq
-                quiet_since = time.monotonic()
-                # Has the game moved on, or ended? (A last move and "finished" are one write.)
-                record = store.get(record.id) or record
-            if record.status != "active":
-                if last < record.version:
-                    batch = games.events(record, last + 1, record.version - last)
-                    if batch:
-                        continue
-                yield _end(record)
-                return
-            if time.monotonic() >= deadline:
-                yield ": time limit reached: resume with Last-Event-ID\n\n"
-                return
-            if reader is None:
-                reader = store.blocking_client()
-            batch = store.wait_events(record.id, last, block_ms, client=reader, count=_PAGE)
-            if not batch and time.monotonic() - quiet_since >= limits.heartbeat:
-                yield ": keep-alive\n\n"
-                quiet_since = time.monotonic()
+        # The bodies of events 1 to ``after``, in order: what decides which moves are void.
+        history = [event.body for event in games.events(record, 1, after)] if after else []
+        last = yield from _catch_up(games, record, history, after, record.version, render)
+        if record.status != "active":
+            yield _end(record)
+            return
+        if time.monotonic() >= deadline:
+            yield _TIME_LIMIT
+            return
+        # The feed sends what follows its own position: what lies between is read here.
+        subscription = hub.subscribe(record.id, last, on_drop)
+        last = yield from _catch_up(games, record, history, last, subscription.start, render)
+        del history
+        yield from _live(subscription, viewer, render, last, deadline, limits.heartbeat)
     except redis.RedisError as error:
         log.warning("stream of game %s stopped: the store cannot be reached: %s", record.id, error)
         yield ": the store cannot be reached: resume with Last-Event-ID\n\n"
@@ -291,8 +317,89 @@ def follow(
         log.warning("stream of game %s stopped: %s", record.id, error.message)
         yield ": " + " ".join(error.message.splitlines()) + "\n\n"
     finally:
-        if reader is not None:
-            reader.connection_pool.disconnect()
+        if subscription is not None:
+            hub.unsubscribe(subscription)
+
+
+_TIME_LIMIT = ": time limit reached: resume with Last-Event-ID\n\n"
+
+
+def _catch_up(
+    games: GameService,
+    record: GameRecord,
+    history: list[dict[str, Any]],
+    last: int,
+    until: int,
+    render: Render,
+) -> Generator[str, None, int]:
+    """The moves after ``last`` up to ``until``, read from the stream (XRANGE) or the archive;
+    ``history`` (the bodies of the moves up to ``last``) grows by them. Returns the last seq
+    sent."""
+    while last < until:
+        batch = games.events(record, last + 1, min(_PAGE, until - last))
+        if not batch:
+            break
+        history += [event.body for event in batch]
+        void = voided(history)
+        for event in batch:
+            yield render(event, void[event.seq - 1])
+        last = batch[-1].seq
+    return last
+
+
+def _live(
+    subscription: Subscription,
+    viewer: Viewer,
+    render: Render,
+    last: int,
+    deadline: float,
+    heartbeat: float,
+) -> Iterator[str]:
+    """The moves the feed brings, after ``last``, until the game's end, the time limit, or the
+    follower is dropped; a heartbeat after ``heartbeat`` seconds without a message.
+
+    What was queued is sent in one write: a follower that fell behind (a busy server) catches up
+    with one send, not one per move, so its cost per move falls as the load grows."""
+    quiet_since = time.monotonic()
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            yield _TIME_LIMIT
+            return
+        if now - quiet_since >= heartbeat:
+            yield ": keep-alive\n\n"
+            quiet_since = now
+        taken = subscription.take(min(deadline, quiet_since + heartbeat) - now)
+        messages, last, over = _messages(taken, viewer, render, last)
+        if subscription.dropped and not over:
+            messages.append(": this client reads too slowly: resume with Last-Event-ID\n\n")
+            over = True
+        if messages:
+            yield "".join(messages)
+            quiet_since = time.monotonic()
+        if over:
+            return
+
+
+def _messages(
+    items: list[Item], viewer: Viewer, render: Render, last: int
+) -> tuple[list[str], int, bool]:
+    """The messages of the feed's ``items`` after ``last``, the last seq among them, and whether
+    they end the stream (the game's end, or the feed's failure)."""
+    messages: list[str] = []
+    for item in items:
+        if isinstance(item, Batch):
+            for seq, message in item.messages(viewer, render):
+                if seq > last:
+                    messages.append(message)
+                    last = seq
+        elif isinstance(item, End):
+            messages.append(_end(item.record))
+            return messages, last, True
+        else:
+            messages.append(f": {item.message}\n\n")
+            return messages, last, True
+    return messages, last, False
 
 
 def _move(shown: dict[str, Any], seq: int) -> str:

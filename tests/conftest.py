@@ -12,6 +12,8 @@ statistics run on both: their modules make ``real_redis`` the parametrized ``sto
 from __future__ import annotations
 
 import os
+import threading
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -36,6 +38,18 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         return
     with EmbeddedRedis(tmp_path_factory.mktemp("redis")) as embedded_url:
         yield embedded_url
+
+
+@pytest.fixture(autouse=True)
+def feeds_stopped() -> Iterator[None]:
+    """After each test, the live games' readers it started (service/fanout.py) are gone: one
+    lingers up to a blocking read once its last follower leaves, and must not outlive the
+    test's Redis client."""
+    yield
+    deadline = time.monotonic() + 5
+    for thread in threading.enumerate():
+        if thread.name.startswith("feed "):
+            thread.join(max(0.0, deadline - time.monotonic()))
 
 
 @pytest.fixture

@@ -335,9 +335,12 @@ def test_an_empty_cursor_is_no_cursor(client: FlaskClient) -> None:
 
 
 # gunicorn: what `tabletape serve` answers before and around the app -------------------------------
-@pytest.fixture(scope="module")
-def server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
-    """A `tabletape serve` process (one worker) on the test Redis; its port."""
+@pytest.fixture(scope="module", params=["gevent", "gthread"])
+def server(
+    redis_url: str, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[int]:
+    """A `tabletape serve` process (one worker, of each worker class) on the test Redis; its
+    port."""
     port = free_port()
     prefix = f"test-{uuid.uuid4().hex[:12]}:"
     env = {
@@ -349,7 +352,7 @@ def server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1",
-         "--threads", "4"],
+         "--worker-class", request.param, "--threads", "4"],
         env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     try:

@@ -358,11 +358,12 @@ def sse_lines(response: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
     return messages(chunks())
 
 
-def test_a_game_followed_through_tabletape_serve(
+def test_a_game_followed_through_tabletape_serve_with_threads(
     redis_url: str, key_prefix: str, real_redis: redis.Redis, tmp_path: Path
 ) -> None:
-    """gunicorn (gthread) streams each move as it is appended, and with 4 threads per process it
-    serves 2 streams at most (half its threads): a third is refused, appends still go through."""
+    """gunicorn's gthread worker streams each move as it is appended, and with 4 threads per
+    process it serves 2 streams at most (half its threads): a third is refused, appends still go
+    through. (The default gevent worker: tests/service/test_followers.py.)"""
     port = free_port()
     env = {
         **os.environ,
@@ -376,7 +377,7 @@ def test_a_game_followed_through_tabletape_serve(
     env.pop("TABLETAPE_STREAM_LIMIT", None)
     server = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-         "--workers", "1", "--threads", "4"],
+         "--workers", "1", "--worker-class", "gthread", "--threads", "4"],
         env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     connections: list[http.client.HTTPConnection] = []
