@@ -73,8 +73,11 @@ class MadaGame(Aggregate):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MadaGame:
         # The library copies a cached aggregate before each command; the state is an immutable
-        # value, so a shallow copy is a true copy (a deep one would walk every card).
-        return copy(self)
+        # value, so a shallow copy with a list of pending events of its own is a true copy (a
+        # deep one would walk every card).
+        clone = copy(self)
+        clone._pending_events = list(self._pending_events)
+        return clone
 
 
 class MadaGames(Application[UUID]):
