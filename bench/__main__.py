@@ -1,5 +1,5 @@
-"""``python -m bench [--quick] [--profile] [--cluster | --no-cluster]``: run the measurements,
-print the report, write JSON."""
+"""``python -m bench [--quick] [--profile] [--cluster | --no-cluster] [--no-peer]``: run the
+measurements, print the report, write JSON."""
 
 from __future__ import annotations
 
@@ -42,6 +42,11 @@ def main(argv: list[str] | None = None) -> int:
         "--followers",
         type=int,
         help="7. live followers (default 5,000; 500 with --quick; 0 skips the figure)",
+    )
+    parser.add_argument(
+        "--no-peer",
+        action="store_true",
+        help="skip the eventsourcing + PostgreSQL peer (figure 8; skipped anyway without them)",
     )
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default: {RESULTS}")
     parser.add_argument("--clients", type=int, help="concurrent clients (default 4)")
@@ -95,6 +100,13 @@ def main(argv: list[str] | None = None) -> int:
                 results["append_vs_length"], long_games = append_length.measure(
                     full, settings, _log
                 )
+                if not args.no_peer:
+                    from bench import append_peer
+
+                    _log("8. appends through HTTP, the API vs. an eventsourcing + PostgreSQL peer")
+                    results["append_peer"] = append_peer.measure(
+                        full, target, redis_client, settings, _log
+                    )
             _log("2. replay from the stream")
             results["replay"] = replay.measure(
                 target,
@@ -146,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         "append_cluster",
         "failover",
         "followers",
+        "append_peer",
         "profile",
     )
     results = {key: results[key] for key in order if key in results}

@@ -25,7 +25,7 @@ from typing import Any, cast
 
 import redis
 
-from bench.append_http import _combine
+from bench.append_http import combine
 from bench.load import LoadResult, run_load
 from bench.redis_target import RedisTarget
 from bench.servers import free_port, running_server
@@ -86,7 +86,7 @@ def measure(target: RedisTarget, settings: Settings, log: Any) -> dict[str, Any]
                     f" clients per worker {'+'.join(map(str, result.placement))}"
                 )
 
-    sides = {side: _combine(results) for side, results in runs.items()}
+    sides = {side: combine(results) for side, results in runs.items()}
     single, clustered = sides["single"], sides["cluster"]
     return {
         "masters": MASTERS,

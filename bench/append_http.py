@@ -7,6 +7,7 @@ product's targets: the API's throughput at least 0.8x the bare endpoint's, its p
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -24,27 +25,8 @@ def measure(
     bare: Server, full: Server, redis_client: redis.Redis, settings: Settings, log: Any
 ) -> tuple[dict[str, Any], list[str]]:
     """The figures, and the ids of the games the API recorded to their end (for the replay)."""
-    runs: dict[str, list[LoadResult]] = {"bare": [], "full": []}
-    for round_number in range(settings.rounds):
-        sides = (bare, full) if round_number % 2 == 0 else (full, bare)
-        for server in sides:
-            result = run_load(
-                server,
-                redis_client,
-                clients=settings.clients,
-                # The same seeds on both sides of a round: the same games, the same bodies.
-                first_seed=10_000 * (round_number + 1),
-                warmup=settings.warmup,
-                duration=settings.duration,
-            )
-            runs[server.kind].append(result)
-            log(
-                f"  round {round_number + 1} {server.kind:4}: {result.throughput:7.0f} appends/s,"
-                f" p99 {latency_summary(result.latencies)['p99_ms']:.2f} ms,"
-                f" clients per worker {'+'.join(map(str, result.placement))}"
-            )
-
-    sides = {kind: _combine(results) for kind, results in runs.items()}
+    runs = alternate_rounds((bare, full), redis_client, settings, log)
+    sides = {kind: combine(results) for kind, results in runs.items()}
     throughput_ratio = ratio(sides["full"]["throughput"], sides["bare"]["throughput"])
     p50_ratio = ratio(sides["full"]["latency"]["p50_ms"], sides["bare"]["latency"]["p50_ms"])
     p99_ratio = ratio(sides["full"]["latency"]["p99_ms"], sides["bare"]["latency"]["p99_ms"])
@@ -77,7 +59,39 @@ def measure(
     return figures, finished
 
 
-def _combine(results: list[LoadResult]) -> dict[str, Any]:
+def alternate_rounds(
+    servers: tuple[Server, Server],
+    redis_client: redis.Redis,
+    settings: Settings,
+    log: Any,
+    store_cpu: dict[str, Callable[[], float]] | None = None,
+) -> dict[str, list[LoadResult]]:
+    """``settings.rounds`` rounds of each server's appends, by kind; the rounds alternate which
+    server goes first. ``store_cpu``: by kind, how to read its store's CPU (default: Redis's)."""
+    runs: dict[str, list[LoadResult]] = {server.kind: [] for server in servers}
+    for round_number in range(settings.rounds):
+        sides = servers if round_number % 2 == 0 else servers[::-1]
+        for server in sides:
+            result = run_load(
+                server,
+                redis_client,
+                clients=settings.clients,
+                # The same seeds on both sides of a round: the same games, the same bodies.
+                first_seed=10_000 * (round_number + 1),
+                warmup=settings.warmup,
+                duration=settings.duration,
+                store_cpu=(store_cpu or {}).get(server.kind),
+            )
+            runs[server.kind].append(result)
+            log(
+                f"  round {round_number + 1} {server.kind:4}: {result.throughput:7.0f} appends/s,"
+                f" p99 {latency_summary(result.latencies)['p99_ms']:.2f} ms,"
+                f" clients per worker {'+'.join(map(str, result.placement))}"
+            )
+    return runs
+
+
+def combine(results: list[LoadResult]) -> dict[str, Any]:
     """All rounds of one side as one run: appends over time, latencies pooled."""
     appends = sum(result.appends for result in results)
     seconds = sum(result.seconds for result in results)

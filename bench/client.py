@@ -35,7 +35,8 @@ CONNECTION_ERRORS = (OSError, http.client.HTTPException)
 class ClientPlan:
     index: int
     port: int
-    kind: str  # "full": games are created on the API first; "bare": the endpoint takes any id
+    # "full" and "peer": games are created on the server first; "bare": the endpoint takes any id
+    kind: str
     first_seed: int
     warmup: int  # untimed appends before anything is timed
     duration: float | None  # timed for this long ...
@@ -71,7 +72,7 @@ class Feed:
 
     def _start_game(self) -> None:
         script = typical_game(self.next_seed)
-        if self.plan.kind == "full":
+        if self.plan.kind != "bare":
             game_id, token = self.conn.create_game(script)
         else:
             game_id, token = f"s{self.next_seed}", DUMMY_TOKEN

@@ -1,9 +1,9 @@
 """Entry point of a server under test: ``python -m bench.launch full|bare --port P ...``.
 
-Both servers go through the product's own ``tabletape serve`` command, so they run under exactly
+Every server goes through the product's own ``tabletape serve`` command, so they run under exactly
 the gunicorn settings the product ships (worker class, threads, access log, timeouts). For the
-baseline, the app factory that command loads is swapped for the bare one; the bench then checks,
-through ``/health``, that it got the app it asked for.
+baseline and the peer, the app factory that command loads is swapped for theirs; the bench then
+checks, through ``/health``, that it got the app it asked for.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import service
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.launch")
-    parser.add_argument("kind", choices=["full", "bare"])
+    parser.add_argument("kind", choices=["full", "bare", "peer"])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--workers", type=int, required=True)
     parser.add_argument("--threads", type=int, required=True)
@@ -25,6 +25,10 @@ def main() -> None:
 
         # `tabletape serve` loads the app with `from service import create_app` in each worker.
         service.create_app = create_bare_app  # type: ignore[assignment]
+    elif args.kind == "peer":
+        from bench.peer_app import create_peer_app
+
+        service.create_app = create_peer_app  # type: ignore[assignment]
 
     from service.cli import main as tabletape
 

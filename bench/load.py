@@ -8,9 +8,11 @@ across gunicorn's workers: a kept-alive connection stays with the worker that ac
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection as Pipe
 from typing import Any
@@ -40,7 +42,8 @@ class LoadResult:
     # Clients per worker process (most loaded first) and whether that split is even.
     placement: list[int]
     balanced: bool
-    # CPU seconds spent over the timed window by the server's workers, and by Redis.
+    # CPU seconds spent over the timed window by the server's workers, and by its store (Redis, or
+    # the peer's PostgreSQL).
     server_cpu: float
     redis_cpu: float
     # ... by the clients, and by everything else on the machine (others' work, the kernel's share
@@ -63,8 +66,12 @@ def run_load(
     warmup: int,
     duration: float | None = None,
     count: int | None = None,
+    store_cpu: Callable[[], float] | None = None,
 ) -> LoadResult:
-    """Time ``clients`` concurrent clients for ``duration`` seconds, or ``count`` appends each."""
+    """Time ``clients`` concurrent clients for ``duration`` seconds, or ``count`` appends each.
+    ``store_cpu``: the CPU seconds the server's store has used so far (default: Redis's)."""
+    if store_cpu is None:
+        store_cpu = functools.partial(_redis_cpu, redis_client)
     context = multiprocessing.get_context("fork")
     pipes: list[Pipe] = []
     processes: list[multiprocessing.process.BaseProcess] = []
@@ -91,12 +98,12 @@ def run_load(
             _expect(pipe, "prepared")
         placement, balanced = _balance(server, pipes)
 
-        cpu_before = _server_cpu(server), _redis_cpu(redis_client), _machine_busy()
+        cpu_before = _server_cpu(server), store_cpu(), _machine_busy()
         for pipe in pipes:
             pipe.send("go")
         timeout = (duration or 0.0) + MESSAGE_TIMEOUT
         results = [_expect(pipe, "done", timeout) for pipe in pipes]
-        cpu_after = _server_cpu(server), _redis_cpu(redis_client), _machine_busy()
+        cpu_after = _server_cpu(server), store_cpu(), _machine_busy()
         completed = True
     finally:
         # After a failure the other clients would run on to their end: stop them now.

@@ -31,6 +31,7 @@ def print_report(results: dict[str, Any]) -> None:
         ("append_cluster", _print_append_cluster),
         ("failover", _print_failover),
         ("followers", _print_followers),
+        ("append_peer", _print_append_peer),
         ("profile", print_profile),
     )
     for key, printer in sections:
@@ -44,10 +45,12 @@ def print_report(results: dict[str, Any]) -> None:
     print(f"\n  figures written to {meta['json']}  ({meta['seconds']:.0f} s in all)")
 
 
-def _print_sides(sides: Iterable[tuple[str, dict[str, Any]]], *, width: int) -> None:
+def _print_sides(
+    sides: Iterable[tuple[str, dict[str, Any]]], *, width: int, store: str = "Redis"
+) -> None:
     """The table of an appends figure: one row per side (throughput, latency, CPU per append)."""
     header = f"   {'':{width}}{'appends/s':>10}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
-    print(header + f"{'server CPU/append':>19}{'Redis CPU/append':>18}")
+    print(header + f"{'server CPU/append':>19}{store + ' CPU/append':>18}")
     for name, side in sides:
         latency = side["latency"]
         server_cpu, redis_cpu = side["server_cpu_us_per_append"], side["redis_cpu_us_per_append"]
@@ -260,6 +263,37 @@ def _print_followers(figures: dict[str, Any]) -> None:
             for pid, c in figures[key].items()
         )
         print(f"   Redis connections per API process, {label}: {shown}")
+
+
+def _print_append_peer(figures: dict[str, Any]) -> None:
+    print("\n8. Appends through HTTP: the API vs. a peer on the eventsourcing library + PostgreSQL")
+    if "skipped" in figures:
+        print(f"   skipped: {figures['skipped']}")
+        return
+    peer, full, ratios = figures["peer"], figures["full"], figures["ratios"]
+    where = figures["postgres"]
+    print(
+        f"   {len(full['throughput_per_round'])} round(s), measured as in 1; the peer validates"
+        " with the same reducer, stores through an eventsourcing Application (aggregate cache on)"
+        f"\n   in PostgreSQL {where['POSTGRES_HOST']}:{where['POSTGRES_PORT']}"
+        f"/{where['POSTGRES_DBNAME']} ({figures['peer_commit']}: Redis's fsync every second)"
+    )
+    _print_sides((("peer", peer), ("API (full)", full)), width=16, store="store")
+    print(
+        f"   {'full / peer':16}{ratios['throughput_full_over_peer']:>9.2f}x"
+        f"{ratios['p50_full_over_peer']:>8.2f}x{ratios['p90_full_over_peer']:>8.2f}x"
+        f"{ratios['p99_full_over_peer']:>8.2f}x"
+        f"{ratios['server_cpu_per_append_full_over_peer']:>18.2f}x"
+        f"{ratios['store_cpu_per_append_full_over_peer']:>17.2f}x"
+    )
+    print("   (store CPU: Redis for the API; every PostgreSQL process for the peer, others' too)")
+    for name, side in (("peer", peer), ("full", full)):
+        rounds = ", ".join(f"{value:.0f}" for value in side["throughput_per_round"])
+        notes = [f"per round {rounds} appends/s"]
+        if side["errors"]:
+            notes.append(f"errors {side['errors']}")
+        notes.append(f"other work on the machine {side['other_cpu_share']:.0%} of its cores")
+        print(f"   {name}: " + "; ".join(notes))
     _print_targets_of(figures)
 
 

@@ -35,7 +35,7 @@ LOGGED_ERRORS: list[dict[str, object]] = []
 
 @dataclass
 class Server:
-    kind: str  # "full" (the API) or "bare" (the baseline)
+    kind: str  # "full" (the API), "bare" (the baseline) or "peer" (bench.peer_app)
     port: int
     workers: int
     process: subprocess.Popen[bytes]
@@ -89,8 +89,15 @@ class Server:
 
 
 @contextmanager
-def running_server(kind: str, target: RedisTarget, workers: int, threads: int) -> Iterator[Server]:
-    server = _start(kind, target, workers, threads)
+def running_server(
+    kind: str,
+    target: RedisTarget,
+    workers: int,
+    threads: int,
+    env: dict[str, str] | None = None,
+) -> Iterator[Server]:
+    """``env``: more of the server's environment (the peer's PostgreSQL settings)."""
+    server = _start(kind, target, workers, threads, env or {})
     try:
         yield server
     finally:
@@ -101,7 +108,9 @@ def running_server(kind: str, target: RedisTarget, workers: int, threads: int) -
             LOGGED_ERRORS.append({"server": kind, "lines": len(problems), "first": problems[:3]})
 
 
-def _start(kind: str, target: RedisTarget, workers: int, threads: int) -> Server:
+def _start(
+    kind: str, target: RedisTarget, workers: int, threads: int, env: dict[str, str]
+) -> Server:
     # A port found free can be taken before gunicorn binds it: try again on another.
     for _attempt in range(3):
         port = free_port()
@@ -121,7 +130,7 @@ def _start(kind: str, target: RedisTarget, workers: int, threads: int) -> Server
                     str(threads),
                 ],
                 cwd=REPO,
-                env=server_environment(target),
+                env={**server_environment(target), **env},
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -150,8 +159,8 @@ def _wait_until_up(server: Server) -> bool:
             return False
         body = _health(server.port)
         if body is not None:
-            is_bare = body.get("app") == "bare"
-            if is_bare != (server.kind == "bare"):
+            # The API does not name itself: only the bench's apps do.
+            if body.get("app", "full") != server.kind:
                 raise RuntimeError(f"the {server.kind} server answers as another app: {body}")
             if len(server.worker_processes()) >= server.workers:
                 return True

@@ -76,17 +76,22 @@ _ERRORS = {
 }
 
 
-def _errors(*statuses: int, body: str | None = None) -> Any:
-    """Document the contract's error body for the statuses a view can answer, and the request's
-    ``body`` (a component of ``service.game_shapes``) when it has one.
+def _errors(
+    *statuses: int, body: str | None = None, parameters: list[dict[str, Any]] | None = None
+) -> Any:
+    """Document the contract's error body for the statuses a view can answer, the request's
+    ``body`` (a component of ``service.game_shapes``) when it has one, and its ``parameters``.
 
     One ``doc`` decorator, not one ``alt_response`` per status: each decorator wraps the view,
-    and the wrappers run on every request. (Headers are documented on the route: a manual
-    ``parameters`` list here would replace the query parameters ``@arguments`` documents.) The
-    body documented replaces the marshmallow schema of ``@arguments``, which still loads it.
+    and the wrappers run on every request. (Headers are documented on the route, but for a view
+    without ``@arguments``: a manual ``parameters`` list would replace the query parameters
+    ``@arguments`` documents.) The body documented replaces the marshmallow schema of
+    ``@arguments``, which still loads it.
     """
     responses = {str(status): error_doc(status, _ERRORS[status]) for status in (*statuses, 429)}
     documented: dict[str, Any] = {"responses": responses}
+    if parameters is not None:
+        documented["parameters"] = parameters
     if body is not None:
         documented["requestBody"] = {
             "required": True,
@@ -316,8 +321,9 @@ class Events(MethodView):
         )
 
     @games.response(201, ref("Appended"), headers=ETAG)
-    @_errors(400, 401, 403, 404, 409, 413, 422, 503, body="Event")
-    @games.doc(
+    @_errors(
+        400, 401, 403, 404, 409, 413, 422, 503,
+        body="Event",
         parameters=[
             {**TOKEN_HEADER, "required": True},
             _header(
@@ -327,7 +333,7 @@ class Events(MethodView):
             ),
             _header("Idempotency-Key", "a retry with the same key and body appends once"),
         ],
-    )
+    )  # fmt: skip
     def post(self, game_id: str) -> Any:
         """Append one move, validated by the game's rules (Bearer token; If-Match and
         Idempotency-Key optional)."""

@@ -20,17 +20,44 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 from collections.abc import Mapping
 from typing import Any
+
+import orjson
 
 FORMAT = 2
 # A header written before formats were named is format 1.
 LEGACY_FORMAT = 1
 
 
+# orjson writes what the standard library's json.dumps(sort_keys=True, separators=(",", ":"),
+# ensure_ascii=False) writes, bar numbers with a fraction or an exponent (json: 1e-05, orjson:
+# 1e-5) and what orjson refuses (an integer past 64 bits, a lone surrogate): those take json's
+# path. Objects json does not take (a dataclass, a datetime) are passed through to fail there too.
+_ORJSON_CANONICAL = (
+    orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+)
+# A number with a fraction or an exponent, as a value of compact JSON: between the delimiters a
+# value sits between. Text inside a string can match too (then json's path is taken for nothing);
+# a real such number always matches.
+_FRACTIONAL_NUMBER = re.compile(
+    r"[:,\[]-?[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?|[eE][-+]?[0-9]+)[,\]}]"
+)
+
+
 def canonical_json(value: Any) -> str:
-    """The contract's canonical JSON: sorted keys, no spaces, UTF-8 (not ASCII-escaped)."""
+    """The contract's canonical JSON: sorted keys, no spaces, UTF-8 (not ASCII-escaped), numbers
+    as Python's json writes them."""
+    if isinstance(value, dict | list | tuple):
+        try:
+            text = orjson.dumps(value, option=_ORJSON_CANONICAL).decode()
+        except orjson.JSONEncodeError:
+            pass
+        else:
+            if not _FRACTIONAL_NUMBER.search(text):
+                return text
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

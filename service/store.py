@@ -64,12 +64,16 @@ return 1
 # Appends one event if, and only if, the game is active at the expected version. The version check,
 # the XADD, the header update and the idempotency record happen in one step, so two writers can
 # never both append at one version and a retried key can never append twice.
+# KEYS: header, events, and the idempotency record's key only for a keyed append. ARGV: the
+# expected version, the body, at, hash; then, only when there is one or a key follows, the result
+# (or ''); then, for a keyed append, the record and its lifetime. An append sends no more than it
+# needs: each argument is encoded, sent and parsed on every move.
 # A replayed key renews its record's lifetime: a write of its own, so that a replica confirming
 # it (service.connection.acknowledged_writes) confirms the recorded append too, which came before
 # it.
 _APPEND_SCRIPT = """
 local header, events, idem = KEYS[1], KEYS[2], KEYS[3]
-if idem ~= header then
+if idem then
     local prior = redis.call('GET', idem)
     if prior then
         redis.call('EXPIRE', idem, ARGV[7])
@@ -82,11 +86,13 @@ if current[2] ~= 'active' then return {'finished'} end
 if current[1] ~= ARGV[1] then return {'conflict', current[1]} end
 local seq = tonumber(ARGV[1]) + 1
 redis.call('XADD', events, '0-' .. seq, 'body', ARGV[2], 'at', ARGV[3], 'hash', ARGV[4])
-redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4])
-if ARGV[5] ~= '' then
-    redis.call('HSET', header, 'status', 'finished', 'finished_at', ARGV[3], 'result', ARGV[5])
+if ARGV[5] and ARGV[5] ~= '' then
+    redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4],
+               'status', 'finished', 'finished_at', ARGV[3], 'result', ARGV[5])
+else
+    redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4])
 end
-if idem ~= header then
+if idem then
     redis.call('SET', idem, ARGV[6], 'EX', ARGV[7])
 end
 return {'appended', tostring(seq)}
@@ -400,22 +406,15 @@ class EventStore:
         idempotency_key: str | None = None,
         idempotency_record: str = "",
     ) -> AppendOutcome:
-        header_key = self._header_key(game_id)
-        idem_key = (
-            self._idempotency_key(game_id, idempotency_key) if idempotency_key else header_key
-        )
-        reply = self._append(
-            keys=[header_key, self._events_key(game_id), idem_key],
-            args=[
-                str(expected_version),
-                canonical_body,
-                at,
-                hash,
-                orjson.dumps(result).decode() if result is not None else "",
-                idempotency_record,
-                IDEMPOTENCY_TTL_SECONDS,
-            ],
-        )
+        keys = [self._header_key(game_id), self._events_key(game_id)]
+        args: list[str | int] = [str(expected_version), canonical_body, at, hash]
+        result_json = orjson.dumps(result).decode() if result is not None else ""
+        if idempotency_key:
+            keys.append(self._idempotency_key(game_id, idempotency_key))
+            args += [result_json, idempotency_record, IDEMPOTENCY_TTL_SECONDS]
+        elif result_json:
+            args.append(result_json)
+        reply = self._append(keys=keys, args=args)
         match reply:
             case ["appended", seq]:
                 return Appended(int(seq))

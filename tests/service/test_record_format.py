@@ -3,10 +3,14 @@ seed commitment) keeps being read, appended to and audited in format 1, never mi
 
 from __future__ import annotations
 
+import json
 import random
 
+import pytest
 import redis
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from service.chain import LEGACY_FORMAT, canonical_json, header_hash, sha256_hex
 from tests.service.test_api import auth, create, legal
@@ -76,3 +80,38 @@ def test_an_idempotent_retry_by_another_viewer_answers_as_that_viewer_sees_it(
     retried = client.post(f"/games/{game['id']}/events", json=move, headers={**seat, **key})
     assert retried.json == first.json
     assert client.get(f"/games/{game['id']}", headers=auth(game)).json["version"] == 1
+
+
+# Canonical JSON: the hashes of every record depend on it byte for byte ----------------------------
+_JSON_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+)
+_JSON_VALUES = st.recursive(
+    _JSON_SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_JSON_VALUES)
+def test_canonical_json_is_pythons_json_with_sorted_keys_and_no_spaces(value: object) -> None:
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert canonical_json(value) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"at": "2026-11-26T08:49:15.081Z", "seq": 3, "type": "play"},
+        {"x": [1e-05, 1e16, -0.0, 2.5]},
+        {"é": "\u2028\x00\x7f\ud800", "big": 2**64, "ints": {"1": -(2**63)}},
+        {"text": ':1.5,"', "n": [1.0]},
+    ],
+)
+def test_canonical_json_of_the_cases_that_differ_between_json_libraries(value: object) -> None:
+    expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert canonical_json(value) == expected
