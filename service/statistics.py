@@ -19,6 +19,20 @@ game, per player), and written once per finished game: one slot holds them well.
 - ``:game:<game>:players`` hash: ``games:<player>``, ``wins:<player>``, ``score:<player>``;
 - ``:player:<player>`` hash: ``games:<game>``, ``wins:<game>``, ``score:<game>``.
 
+Those answer the unfiltered queries. The filters (player count, player, days) read the same
+figures kept per bucket: per game, player count ``<n>`` and period ``<p>`` (a UTC day, month or
+year, ``service.stats_periods``), a query summing the buckets it covers:
+
+- ``:fig:<game>:<n>:<p>:totals``, ``:scores``, ``:players``: the three hashes above, over the games
+  of that bucket;
+- ``:pfig:<game>:<n>:<p>:<section>:<player>``: the same, over the games of that bucket that
+  ``<player>`` played in (``player=``, and a player's own filtered figures);
+- ``:vs:<["a","b"]>`` hash, one per pair of names (sorted, as JSON): ``<game>:<n>:<p>:games``,
+  ``...:wins:0`` (the first name's wins), ``...:wins:1`` (the second's), for head to head;
+- ``:years`` hash: year -> games finished in it, the years a query may have to cover.
+
+The ratings live under the same root too (``service.ratings``).
+
 Every figure is an integer summed with HINCRBY, exact in any order, so a rebuild that counts the
 games in another order ends with the same figures. Score sums are the exception: HINCRBYFLOAT, so a
 game may score in floats; integer scores (Mada's) stay exact, float ones are exact up to rounding.
@@ -29,11 +43,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from domain import get_game
+from domain import game_names, get_game
+from domain.game import Game
 from service.connection import StoreClient
+from service.stats_periods import DayFilter, periods_covering
 
 # The hash tag every statistics key carries; a rebuild writes under ``{stats}rebuild-<hex>``.
 LIVE_ROOT = "{stats}"
@@ -78,20 +94,93 @@ def player_suffix(name: str) -> str:
     return f"player:{name}"
 
 
-def game_stats(client: StoreClient, prefix: str, game_name: str) -> dict[str, Any]:
-    """The statistics of one game (UnknownGameError if no game has that name); zeros before any
-    game of it finished."""
+SECTIONS = ("totals", "scores", "players")
+
+
+def bucket_suffix(game: str, players: int, period: str, section: str) -> str:
+    return f"fig:{game}:{players}:{period}:{section}"
+
+
+def player_bucket_suffix(game: str, players: int, period: str, section: str, name: str) -> str:
+    # The name last: whatever it holds (colons included), the fixed parts before it tell the
+    # keys of two names apart.
+    return f"pfig:{game}:{players}:{period}:{section}:{name}"
+
+
+def pair_suffix(a: str, b: str) -> str:
+    """The head-to-head hash of two names, whichever order they come in."""
+    return "vs:" + json.dumps(sorted((a, b)), ensure_ascii=False)
+
+
+def pair_field(game: str, players: int, period: str, what: str) -> str:
+    return f"{game}:{players}:{period}:{what}"
+
+
+YEARS_SUFFIX = "years"
+
+
+@dataclass(frozen=True)
+class StatsFilter:
+    """The games a query covers: of ``players`` seats, that ``player`` played in, finished in
+    ``days``; None (and an open range) filters nothing. Combined with AND."""
+
+    players: int | None = None
+    player: str | None = None
+    days: DayFilter = field(default_factory=DayFilter)
+
+    @property
+    def empty(self) -> bool:
+        return self.players is None and self.player is None and self.days.open
+
+    def player_counts(self, game: Game[Any]) -> list[int]:
+        if self.players is not None:
+            return [self.players]
+        return list(range(game.min_players, game.max_players + 1))
+
+
+def game_stats(
+    client: StoreClient, prefix: str, game_name: str, filters: StatsFilter | None = None
+) -> dict[str, Any]:
+    """The statistics of one game over the games ``filters`` lets through (UnknownGameError if
+    no game has that name); zeros when none finished."""
     game = get_game(game_name)
     keys = StatsKeys(prefix)
-    # One transaction: the three hashes are read as one count left them.
+    if filters is None or filters.empty:
+        # One transaction: the three hashes are read as one count left them.
+        with client.pipeline(transaction=True) as pipe:
+            pipe.hgetall(keys.key(game_suffix(game_name)))
+            pipe.hgetall(keys.key(scores_suffix(game_name)))
+            pipe.hgetall(keys.key(game_players_suffix(game_name)))
+            totals_raw, scores_raw, players_raw = pipe.execute()
+        return _game_json(
+            game, _summed([totals_raw]), _summed([scores_raw]), _plays_of(players_raw)
+        )
+    periods = periods_covering(filters.days, _years(client, keys))
     with client.pipeline(transaction=True) as pipe:
-        pipe.hgetall(keys.key(game_suffix(game_name)))
-        pipe.hgetall(keys.key(scores_suffix(game_name)))
-        pipe.hgetall(keys.key(game_players_suffix(game_name)))
-        totals_raw, scores_raw, players_raw = pipe.execute()
-    totals = {name: int(value) for name, value in totals_raw.items()}
+        for players in filters.player_counts(game):
+            for period in periods:
+                for section in SECTIONS:
+                    if filters.player is None:
+                        suffix = bucket_suffix(game_name, players, period, section)
+                    else:
+                        suffix = player_bucket_suffix(
+                            game_name, players, period, section, filters.player
+                        )
+                    pipe.hgetall(keys.key(suffix))
+        found = pipe.execute()
+    by_section = [found[number :: len(SECTIONS)] for number in range(len(SECTIONS))]
+    totals, scores, plays = (_summed(hashes) for hashes in by_section)
+    return _game_json(game, totals, scores, _plays_of(plays))
+
+
+def _game_json(
+    game: Game[Any],
+    totals_summed: Mapping[str, Number],
+    scores: Mapping[str, Number],
+    plays: Mapping[str, PlayFigures],
+) -> dict[str, Any]:
+    totals = {name: int(value) for name, value in totals_summed.items()}
     games = totals.get("games", 0)
-    plays = _plays_of(players_raw)
     counters = {
         name.removeprefix("counter:"): value
         for name, value in sorted(totals.items())
@@ -101,12 +190,12 @@ def game_stats(client: StoreClient, prefix: str, game_name: str) -> dict[str, An
         (int(name.split(":")[1]) for name in totals if name.startswith("seat:")), default=-1
     )
     return {
-        "game": game_name,
+        "game": game.name,
         "games": games,
         "wins": {player: play.wins for player, play in plays.items()},
         "win_rate": {player: _ratio(play.wins, play.games) for player, play in plays.items()},
         "players": {player: _play_json(play) for player, play in plays.items()},
-        "scores": _scores_json(scores_raw),
+        "scores": _scores_json(scores),
         "length": {
             "mean_events": _ratio(totals.get("events", 0), games),
             **{
@@ -125,9 +214,16 @@ def game_stats(client: StoreClient, prefix: str, game_name: str) -> dict[str, An
     }
 
 
-def player_stats(client: StoreClient, prefix: str, name: str) -> dict[str, Any]:
-    """A player's statistics over every game; zeros for a name that never finished a game."""
-    by_game = _plays_of(client.hgetall(StatsKeys(prefix).key(player_suffix(name))))
+def player_stats(
+    client: StoreClient, prefix: str, name: str, filters: StatsFilter | None = None
+) -> dict[str, Any]:
+    """A player's statistics over every game (of those ``filters`` lets through: its ``player``
+    is not read); zeros for a name that never finished a game."""
+    keys = StatsKeys(prefix)
+    if filters is None or (filters.players is None and filters.days.open):
+        by_game = _plays_of(client.hgetall(keys.key(player_suffix(name))))
+    else:
+        by_game = _filtered_plays(client, keys, name, filters)
     overall = PlayFigures()
     for play in by_game.values():
         overall.games += play.games
@@ -140,13 +236,96 @@ def player_stats(client: StoreClient, prefix: str, name: str) -> dict[str, Any]:
     }
 
 
-def _plays_of(fields: Mapping[str, str]) -> dict[str, PlayFigures]:
+def _filtered_plays(
+    client: StoreClient, keys: StatsKeys, name: str, filters: StatsFilter
+) -> dict[str, PlayFigures]:
+    """The player's own figures per game, summed over the buckets of the games they played."""
+    periods = periods_covering(filters.days, _years(client, keys))
+    wanted = [f"{kind}:{name}" for kind in ("games", "wins", "score")]
+    places: list[str] = []
+    with client.pipeline(transaction=True) as pipe:
+        for game_name in game_names():
+            for players in filters.player_counts(get_game(game_name)):
+                for period in periods:
+                    suffix = player_bucket_suffix(game_name, players, period, "players", name)
+                    pipe.hmget(keys.key(suffix), wanted)
+                    places.append(game_name)
+        found = pipe.execute()
+    by_game: dict[str, PlayFigures] = {}
+    for game_name, (games, wins, score) in zip(places, found, strict=True):
+        if games is None:
+            continue
+        play = by_game.setdefault(game_name, PlayFigures())
+        play.games += int(games)
+        play.wins += int(wins or 0)
+        play.score += _number(score or "0")
+    return by_game
+
+
+def versus_stats(
+    client: StoreClient,
+    prefix: str,
+    a: str,
+    b: str,
+    filters: StatsFilter,
+    game_name: str | None = None,
+) -> dict[str, Any]:
+    """Head to head: the finished games both ``a`` and ``b`` played (of ``game_name`` only, if
+    given), with each one's wins; a shared victory is a win for each."""
+    keys = StatsKeys(prefix)
+    names = sorted((a, b))
+    wins_field = {a: f"wins:{names.index(a)}", b: f"wins:{names.index(b)}"}
+    periods = periods_covering(filters.days, _years(client, keys))
+    games = [game_name] if game_name is not None else list(game_names())
+    fields: list[tuple[str, str]] = []
+    for name in games:
+        for players in filters.player_counts(get_game(name)):
+            for period in periods:
+                for what in ("games", wins_field[a], wins_field[b]):
+                    fields.append((name, pair_field(name, players, period, what)))
+    found = (
+        client.hmget(keys.key(pair_suffix(a, b)), [field for _, field in fields]) if fields else []
+    )
+    sums: dict[str, list[int]] = {name: [0, 0, 0] for name in games}
+    for number, ((name, _), value) in enumerate(zip(fields, found, strict=True)):
+        sums[name][number % 3] += int(value or 0)
+    by_game = {
+        name: {"games": games_, "wins": {a: wins_a, b: wins_b}}
+        for name, (games_, wins_a, wins_b) in sums.items()
+        if games_
+    }
+    return {
+        "players": [a, b],
+        "games": sum(figures["games"] for figures in by_game.values()),
+        "wins": {
+            a: sum(figures["wins"][a] for figures in by_game.values()),
+            b: sum(figures["wins"][b] for figures in by_game.values()),
+        },
+        "by_game": by_game,
+    }
+
+
+def _years(client: StoreClient, keys: StatsKeys) -> list[int]:
+    return sorted(int(year) for year in client.hkeys(keys.key(YEARS_SUFFIX)))
+
+
+def _summed(hashes: list[Mapping[str, str]]) -> dict[str, Number]:
+    """Field by field, the sum of hashes of counts (and of score sums)."""
+    total: dict[str, Number] = {}
+    for fields in hashes:
+        for name, value in fields.items():
+            total[name] = total.get(name, 0) + _number(value)
+    return total
+
+
+def _plays_of(fields: Mapping[str, str | Number]) -> dict[str, PlayFigures]:
     """``games:<name>``, ``wins:<name>``, ``score:<name>`` fields, gathered by name (sorted)."""
     plays: dict[str, PlayFigures] = {}
     for field_name, value in sorted(fields.items()):
         kind, _, name = field_name.partition(":")
         if kind in _PLAY_FIELDS:
-            setattr(plays.setdefault(name, PlayFigures()), kind, _number(value))
+            number = _number(value) if isinstance(value, str) else value
+            setattr(plays.setdefault(name, PlayFigures()), kind, number)
     return plays
 
 
@@ -162,7 +341,7 @@ def _play_json(play: PlayFigures) -> dict[str, Any]:
     }
 
 
-def _scores_json(histogram: Mapping[str, str]) -> dict[str, Any]:
+def _scores_json(histogram: Mapping[str, Number]) -> dict[str, Any]:
     counts = sorted(((json.loads(score), int(seats)) for score, seats in histogram.items()))
     total: Number = sum(score * seats for score, seats in counts)
     return {

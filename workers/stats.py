@@ -16,6 +16,7 @@ import math
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +30,23 @@ from service.chain import LEGACY_FORMAT
 from service.connection import StoreClient
 from service.statistics import (
     LIVE_ROOT,
+    SECTIONS,
+    YEARS_SUFFIX,
     Number,
     PlayFigures,
     StatsKeys,
+    bucket_suffix,
     game_players_suffix,
     game_suffix,
+    pair_field,
+    pair_suffix,
+    player_bucket_suffix,
     player_suffix,
     scores_suffix,
 )
+from service.stats_periods import finished_day, periods_of
 from service.store import GameRecord
+from workers import ratings
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +72,16 @@ class GameFigures:
     scores: dict[str, int]
     # Player name -> their plays, wins and score in this game.
     plays: dict[str, PlayFigures] = field(default_factory=dict)
+    # The game as the filters, head to head and ratings see it: names in seat order, the
+    # winning seats, each seat's score, and when it finished.
+    players: tuple[str, ...] = ()
+    winners: tuple[int, ...] = ()
+    seat_scores: tuple[Number, ...] = ()
+    finished_at: str = ""
+
+    @property
+    def day(self) -> date:
+        return finished_day(self.finished_at)
 
 
 def replay_states(header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]]) -> list[Any]:
@@ -117,7 +136,25 @@ def figures_of(
         play.games += 1
         play.wins += int(seat in winners)
         play.score += score
-    return GameFigures(record.id, record.game, totals, histogram, plays)
+    if not record.finished_at:
+        raise StatsError(f"game {record.id} has no finished_at: its day cannot be told")
+    try:
+        finished_day(record.finished_at)
+    except ValueError as error:
+        raise StatsError(
+            f"game {record.id} has a finished_at that is not a date: {error}"
+        ) from None
+    return GameFigures(
+        record.id,
+        record.game,
+        totals,
+        histogram,
+        plays,
+        players=tuple(record.players),
+        winners=tuple(sorted(winners)),
+        seat_scores=tuple(scores),
+        finished_at=record.finished_at,
+    )
 
 
 def _checked_score(game_id: str, score: Any) -> Number:
@@ -158,25 +195,26 @@ def count_game(
     bodies: Sequence[Mapping[str, Any]],
     states: Sequence[Any],
 ) -> bool:
-    """Add a finished game's figures once; False if it was counted already."""
-    return _count(client, StatsKeys(prefix), figures_of(record, bodies, states))
+    """Add a finished game's figures once, and rate it once (``workers.ratings``); False if its
+    figures were counted already. Each of the two steps is atomic and guarded on its own, so a
+    job killed between them and run again completes the second and repeats neither."""
+    keys = StatsKeys(prefix)
+    figures = figures_of(record, bodies, states)
+    counted = _count(client, keys, figures)
+    ratings.rate_game(client, keys, ratings.rated_game_of(figures))
+    return counted
+
+
+# (suffix, op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT (score sums only).
+Increment = tuple[str, str, str, str]
 
 
 def _count(client: StoreClient, keys: StatsKeys, figures: GameFigures) -> bool:
-    # (suffix, op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT (score sums only).
-    increments: list[tuple[str, str, str, str]] = []
-    for total, increment in figures.totals.items():
-        increments.append((game_suffix(figures.game), "i", total, str(increment)))
-    for score, seats in figures.scores.items():
-        increments.append((scores_suffix(figures.game), "i", score, str(seats)))
-    for player, play in figures.plays.items():
-        for suffix, name in (
-            (game_players_suffix(figures.game), player),
-            (player_suffix(player), figures.game),
-        ):
-            increments.append((suffix, "i", f"games:{name}", str(play.games)))
-            increments.append((suffix, "i", f"wins:{name}", str(play.wins)))
-            increments.append((suffix, "f", f"score:{name}", repr(play.score)))
+    increments = _all_time_increments(figures)
+    for period in periods_of(figures.day):
+        increments += _bucket_increments(figures, period)
+        increments += _pair_increments(figures, period)
+    increments.append((YEARS_SUFFIX, "i", str(figures.day.year), "1"))
     suffixes = list(dict.fromkeys(suffix for suffix, *_ in increments))
     position = {suffix: number for number, suffix in enumerate(suffixes, start=3)}
     args = [figures.game_id, *suffixes]
@@ -185,6 +223,75 @@ def _count(client: StoreClient, keys: StatsKeys, figures: GameFigures) -> bool:
     script = client.register_script(_COUNT_SCRIPT)
     counted = script(keys=[keys.counted, keys.index, *map(keys.key, suffixes)], args=args)
     return bool(counted)
+
+
+def _all_time_increments(figures: GameFigures) -> list[Increment]:
+    """The unfiltered figures: of the game, and of each player over all games."""
+    increments = _figure_increments(
+        figures,
+        game_suffix(figures.game),
+        scores_suffix(figures.game),
+        game_players_suffix(figures.game),
+    )
+    for player, play in figures.plays.items():
+        increments += _play_increments(player_suffix(player), figures.game, play)
+    return increments
+
+
+def _bucket_increments(figures: GameFigures, period: str) -> list[Increment]:
+    """The game's figures in its bucket of ``period`` and player count, and in each of its
+    players' buckets (the games that player played in)."""
+    seats = len(figures.players)
+    increments = _figure_increments(
+        figures, *(bucket_suffix(figures.game, seats, period, section) for section in SECTIONS)
+    )
+    for player in figures.plays:
+        increments += _figure_increments(
+            figures,
+            *(
+                player_bucket_suffix(figures.game, seats, period, section, player)
+                for section in SECTIONS
+            ),
+        )
+    return increments
+
+
+def _figure_increments(
+    figures: GameFigures, totals_suffix: str, histogram_suffix: str, plays_suffix: str
+) -> list[Increment]:
+    increments: list[Increment] = []
+    for total, increment in figures.totals.items():
+        increments.append((totals_suffix, "i", total, str(increment)))
+    for score, seats in figures.scores.items():
+        increments.append((histogram_suffix, "i", score, str(seats)))
+    for player, play in figures.plays.items():
+        increments += _play_increments(plays_suffix, player, play)
+    return increments
+
+
+def _play_increments(suffix: str, name: str, play: PlayFigures) -> list[Increment]:
+    return [
+        (suffix, "i", f"games:{name}", str(play.games)),
+        (suffix, "i", f"wins:{name}", str(play.wins)),
+        (suffix, "f", f"score:{name}", repr(play.score)),
+    ]
+
+
+def _pair_increments(figures: GameFigures, period: str) -> list[Increment]:
+    """Head to head: per pair of names in the game, one game, and each one's win."""
+    won = {figures.players[seat] for seat in figures.winners}
+    names = sorted(set(figures.players))
+    seats = len(figures.players)
+    increments: list[Increment] = []
+    for first, a in enumerate(names):
+        for b in names[first + 1 :]:
+            suffix = pair_suffix(a, b)
+            increments.append((suffix, "i", pair_field(figures.game, seats, period, "games"), "1"))
+            for number, name in enumerate((a, b)):
+                if name in won:
+                    field_name = pair_field(figures.game, seats, period, f"wins:{number}")
+                    increments.append((suffix, "i", field_name, "1"))
+    return increments
 
 
 # --- rebuilding from the archive ---------------------------------------------------------------
@@ -198,9 +305,14 @@ def rebuild_stats(
     archive = Archive(archive_dir)
     rebuilt = StatsKeys(prefix, f"{LIVE_ROOT}rebuild-{uuid.uuid4().hex}")
     paths = list(archive)
+    rated: list[ratings.RatedGame] = []
     try:
         for path in progress(paths) if progress is not None else paths:
-            _count(client, rebuilt, _figures_of_file(path))
+            figures = _figures_of_file(path)
+            _count(client, rebuilt, figures)
+            rated.append(ratings.rated_game_of(figures))
+        # The ratings once every game is known: each game type replayed in finish order.
+        ratings.rebuild_ratings(lambda: client.pipeline(transaction=False), rebuilt, rated)
         return _swap_in(client, archive, StatsKeys(prefix), rebuilt)
     finally:
         # After a swap nothing is left there; after a failure, the live figures stay untouched.
@@ -291,7 +403,9 @@ def _count_late(
                 "game %s is counted but not in the archive: the rebuild leaves it out", game_id
             )
             continue
-        _count(client, rebuilt, _figures_of_file(archive.path(game_id), document))
+        figures = _figures_of_file(archive.path(game_id), document)
+        _count(client, rebuilt, figures)
+        ratings.rate_game(client, rebuilt, ratings.rated_game_of(figures))
 
 
 def _drop(client: StoreClient, keys: StatsKeys) -> None:

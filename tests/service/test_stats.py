@@ -186,7 +186,12 @@ def every_stats_key(client: redis.Redis, prefix: str) -> dict[str, Any]:
     dump: dict[str, Any] = {}
     for key in sorted(client.scan_iter(match=f"{prefix}{{stats}}*", count=1000)):
         kind = client.type(key)
-        dump[key] = client.hgetall(key) if kind == "hash" else sorted(client.smembers(key))
+        if kind == "hash":
+            dump[key] = client.hgetall(key)
+        elif kind == "zset":
+            dump[key] = client.zrange(key, 0, -1, withscores=True)
+        else:
+            dump[key] = sorted(client.smembers(key))
     return dump
 
 
@@ -530,8 +535,10 @@ def test_get_stats_of_a_player(http: FlaskClient, real_redis: redis.Redis, key_p
     name = "Zoé: the 2nd"
     response = http.get(f"/players/{name}/stats")
     assert response.status_code == 200
-    assert response.get_json() == player_stats(real_redis, key_prefix, name)
-    assert response.get_json()["player"] == name
+    body = response.get_json()
+    assert body.pop("ratings").keys() == {"mada"}
+    assert body == player_stats(real_redis, key_prefix, name)
+    assert body["player"] == name
 
 
 def test_a_player_without_finished_games_has_zeros(http: FlaskClient) -> None:
@@ -544,6 +551,7 @@ def test_a_player_without_finished_games_has_zeros(http: FlaskClient) -> None:
         "win_rate": 0.0,
         "mean_score": 0.0,
         "by_game": {},
+        "ratings": {},
     }
 
 
@@ -552,5 +560,7 @@ def test_the_openapi_document_describes_the_statistics(http: FlaskClient) -> Non
     assert "/stats/{game}" in document["paths"]
     assert "/players/{name}/stats" in document["paths"]
     schemas = document["components"]["schemas"]
-    assert {"GameStats", "PlayerStats", "SeatAdvantage"} <= set(schemas)
+    assert {"GameStats", "PlayerStatsWithRatings", "SeatAdvantage", "Ratings", "Versus"} <= set(
+        schemas
+    )
     assert "404" in document["paths"]["/stats/{game}"]["get"]["responses"]
