@@ -1,5 +1,5 @@
-"""``python -m bench [--quick] [--profile] [--cluster | --no-cluster]``: run the measurements,
-print the report, write JSON."""
+"""``python -m bench [--quick] [--profile] [--cluster | --no-cluster] [--stats]``: run the
+measurements, print the report, write JSON."""
 
 from __future__ import annotations
 
@@ -36,6 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     cluster.add_argument(
         "--no-cluster", action="store_true", help="skip that figure, even with --quick"
+    )
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="also: statistics queries on 100,000 games' projections, and the rebuild (minutes)",
     )
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default: {RESULTS}")
     parser.add_argument("--clients", type=int, help="concurrent clients (default 4)")
@@ -104,6 +109,14 @@ def main(argv: list[str] | None = None) -> int:
 
                 _log("5. appends through HTTP, the API on a Redis Cluster vs. on one Redis")
                 results["append_cluster"] = append_cluster.measure(target, settings, _log)
+            if args.stats:
+                from bench import stats_query
+
+                _log("6. statistics you can query, on a year of a busy server")
+                games, archived = (10_000, 300) if args.quick else (100_000, 2_000)
+                results["stats_query"] = stats_query.measure(
+                    target.url, target.prefix, games, archived, _log
+                )
             if args.profile:
                 from bench import profile_append
 
@@ -125,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         "append_vs_length",
         "memory",
         "append_cluster",
+        "stats_query",
         "profile",
     )
     results = {key: results[key] for key in order if key in results}

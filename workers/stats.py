@@ -170,19 +170,30 @@ def _checked_score(game_id: str, score: Any) -> Number:
 # Adds one game's figures unless its id is already in the counted set: the guard and the increments
 # are one script, so a crash or a second run can never count a game twice, nor half of it.
 # KEYS: counted set, index set, then the figure hashes. ARGV: the game id, the suffixes of the
-# figure hashes (for the index), then quadruples (hash number in KEYS, "i" or "f", field, amount).
+# figure hashes (for the index), then groups: a group is a count of hashes and their numbers in
+# KEYS, then a count of increments and their triples ("i" or "f", field, amount), each added to
+# every hash of the group. A game adds the same figures to many buckets: sent once, not per bucket.
 _COUNT_SCRIPT = """
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 for k = 3, #KEYS do
     redis.call('SADD', KEYS[2], ARGV[k - 1])
 end
-for i = #KEYS, #ARGV, 4 do
-    local key = KEYS[tonumber(ARGV[i])]
-    if ARGV[i + 1] == 'f' then
-        redis.call('HINCRBYFLOAT', key, ARGV[i + 2], ARGV[i + 3])
-    else
-        redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3])
+local i = #KEYS
+while i <= #ARGV do
+    local hashes = tonumber(ARGV[i])
+    local increments = tonumber(ARGV[i + 1 + hashes])
+    local first = i + 2 + hashes
+    for h = i + 1, i + hashes do
+        local key = KEYS[tonumber(ARGV[h])]
+        for j = first, first + 3 * increments - 1, 3 do
+            if ARGV[j] == 'f' then
+                redis.call('HINCRBYFLOAT', key, ARGV[j + 1], ARGV[j + 2])
+            else
+                redis.call('HINCRBY', key, ARGV[j + 1], ARGV[j + 2])
+            end
+        end
     end
+    i = first + 3 * increments
 end
 return 1
 """
@@ -198,100 +209,98 @@ def count_game(
     """Add a finished game's figures once, and rate it once (``workers.ratings``); False if its
     figures were counted already. Each of the two steps is atomic and guarded on its own, so a
     job killed between them and run again completes the second and repeats neither."""
+    return count_figures(client, prefix, figures_of(record, bodies, states))
+
+
+def count_figures(client: StoreClient, prefix: str, figures: GameFigures) -> bool:
+    """``count_game`` once the game's figures are known (the benchmark feeds it made-up ones)."""
     keys = StatsKeys(prefix)
-    figures = figures_of(record, bodies, states)
     counted = _count(client, keys, figures)
     ratings.rate_game(client, keys, ratings.rated_game_of(figures))
     return counted
 
 
-# (suffix, op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT (score sums only).
-Increment = tuple[str, str, str, str]
+# (op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT (score sums only).
+Increment = tuple[str, str, str]
+# The same increments, added to each of these hashes (by suffix).
+Group = tuple[list[str], list[Increment]]
 
 
 def _count(client: StoreClient, keys: StatsKeys, figures: GameFigures) -> bool:
-    increments = _all_time_increments(figures)
-    for period in periods_of(figures.day):
-        increments += _bucket_increments(figures, period)
-        increments += _pair_increments(figures, period)
-    increments.append((YEARS_SUFFIX, "i", str(figures.day.year), "1"))
-    suffixes = list(dict.fromkeys(suffix for suffix, *_ in increments))
-    position = {suffix: number for number, suffix in enumerate(suffixes, start=3)}
+    groups = [*_figure_groups(figures), *_pair_groups(figures)]
+    for player, play in figures.plays.items():
+        groups.append(([player_suffix(player)], _play_increments(figures.game, play)))
+    groups.append(([YEARS_SUFFIX], [("i", str(figures.day.year), "1")]))
+    suffixes = list(dict.fromkeys(suffix for hashes, _ in groups for suffix in hashes))
+    position = {suffix: str(number) for number, suffix in enumerate(suffixes, start=3)}
     args = [figures.game_id, *suffixes]
-    for suffix, op, field_name, amount in increments:
-        args += [str(position[suffix]), op, field_name, amount]
+    for hashes, increments in groups:
+        args += [str(len(hashes)), *(position[suffix] for suffix in hashes), str(len(increments))]
+        for increment in increments:
+            args += increment
     script = client.register_script(_COUNT_SCRIPT)
     counted = script(keys=[keys.counted, keys.index, *map(keys.key, suffixes)], args=args)
     return bool(counted)
 
 
-def _all_time_increments(figures: GameFigures) -> list[Increment]:
-    """The unfiltered figures: of the game, and of each player over all games."""
-    increments = _figure_increments(
-        figures,
-        game_suffix(figures.game),
-        scores_suffix(figures.game),
-        game_players_suffix(figures.game),
-    )
-    for player, play in figures.plays.items():
-        increments += _play_increments(player_suffix(player), figures.game, play)
-    return increments
-
-
-def _bucket_increments(figures: GameFigures, period: str) -> list[Increment]:
-    """The game's figures in its bucket of ``period`` and player count, and in each of its
-    players' buckets (the games that player played in)."""
+def _figure_groups(figures: GameFigures) -> list[Group]:
+    """The game's totals, score histogram and plays, each added to the game's all-time hash, to
+    its bucket of each period (its day, month, year) for its player count, and to the same
+    bucket of each of its players (the games that player played in)."""
     seats = len(figures.players)
-    increments = _figure_increments(
-        figures, *(bucket_suffix(figures.game, seats, period, section) for section in SECTIONS)
-    )
-    for player in figures.plays:
-        increments += _figure_increments(
-            figures,
-            *(
-                player_bucket_suffix(figures.game, seats, period, section, player)
-                for section in SECTIONS
-            ),
-        )
-    return increments
-
-
-def _figure_increments(
-    figures: GameFigures, totals_suffix: str, histogram_suffix: str, plays_suffix: str
-) -> list[Increment]:
-    increments: list[Increment] = []
-    for total, increment in figures.totals.items():
-        increments.append((totals_suffix, "i", total, str(increment)))
-    for score, seats in figures.scores.items():
-        increments.append((histogram_suffix, "i", score, str(seats)))
+    periods = periods_of(figures.day)
+    plays: list[Increment] = []
     for player, play in figures.plays.items():
-        increments += _play_increments(plays_suffix, player, play)
-    return increments
+        plays += _play_increments(player, play)
+    increments = {
+        "totals": [("i", total, str(amount)) for total, amount in figures.totals.items()],
+        "scores": [("i", score, str(seats_)) for score, seats_ in figures.scores.items()],
+        "players": plays,
+    }
+    all_time = {
+        "totals": game_suffix(figures.game),
+        "scores": scores_suffix(figures.game),
+        "players": game_players_suffix(figures.game),
+    }
+    groups: list[Group] = []
+    for section in SECTIONS:
+        hashes = [all_time[section]]
+        for period in periods:
+            hashes.append(bucket_suffix(figures.game, seats, period, section))
+            hashes += [
+                player_bucket_suffix(figures.game, seats, period, section, player)
+                for player in figures.plays
+            ]
+        groups.append((hashes, increments[section]))
+    return groups
 
 
-def _play_increments(suffix: str, name: str, play: PlayFigures) -> list[Increment]:
+def _play_increments(name: str, play: PlayFigures) -> list[Increment]:
     return [
-        (suffix, "i", f"games:{name}", str(play.games)),
-        (suffix, "i", f"wins:{name}", str(play.wins)),
-        (suffix, "f", f"score:{name}", repr(play.score)),
+        ("i", f"games:{name}", str(play.games)),
+        ("i", f"wins:{name}", str(play.wins)),
+        ("f", f"score:{name}", repr(play.score)),
     ]
 
 
-def _pair_increments(figures: GameFigures, period: str) -> list[Increment]:
-    """Head to head: per pair of names in the game, one game, and each one's win."""
+def _pair_groups(figures: GameFigures) -> list[Group]:
+    """Head to head: per pair of names in the game, one game in each period, and each one's
+    win."""
     won = {figures.players[seat] for seat in figures.winners}
     names = sorted(set(figures.players))
     seats = len(figures.players)
-    increments: list[Increment] = []
+    groups: list[Group] = []
     for first, a in enumerate(names):
         for b in names[first + 1 :]:
-            suffix = pair_suffix(a, b)
-            increments.append((suffix, "i", pair_field(figures.game, seats, period, "games"), "1"))
-            for number, name in enumerate((a, b)):
-                if name in won:
-                    field_name = pair_field(figures.game, seats, period, f"wins:{number}")
-                    increments.append((suffix, "i", field_name, "1"))
-    return increments
+            increments: list[Increment] = []
+            for period in periods_of(figures.day):
+                increments.append(("i", pair_field(figures.game, seats, period, "games"), "1"))
+                for number, name in enumerate((a, b)):
+                    if name in won:
+                        field_name = pair_field(figures.game, seats, period, f"wins:{number}")
+                        increments.append(("i", field_name, "1"))
+            groups.append(([pair_suffix(a, b)], increments))
+    return groups
 
 
 # --- rebuilding from the archive ---------------------------------------------------------------
