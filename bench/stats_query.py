@@ -3,10 +3,12 @@
 ``python -m bench --stats`` (or alone: ``python -m bench.stats_query [--games N] [--archive N]``).
 
 1. Fill: ``--games`` finished games (100,000 by default) of ~50 players over a year of days are
-   counted through the projections' own update path, ``workers.stats.count_figures`` (what the
-   archive job runs once it has a game's figures: the guarded count script, then the rating),
-   fed made-up figures of Mada games of 2 to 5 players; about 2% arrive late (archived after a
-   game that finished after them), as two archive workers would make them.
+   counted through the projections' own update path (what the archive job runs once it has a
+   game's figures: the guarded count script, then the rating), fed made-up figures of Mada games
+   of 2 to 5 players; about 2% arrive late (archived after a game that finished after them).
+   Many games go in one round trip (each still its own guarded script call), and a second
+   process counts the figures while this one rates the games (``workers.stats.count_many``'s
+   two halves): Python's work and Redis's overlap.
 2. Queries: ``GET /stats/mada`` with each filter, a player's filtered figures, head to head and
    ``/ratings/mada``, through the Flask app in process (its test client: no HTTP server, so the
    figures are the view's and Redis's work), interleaved so that a drift of the machine hits
@@ -20,12 +22,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from typing import Any
 
 import redis
@@ -37,9 +41,11 @@ from service.archive import Archive, archive_document
 from service.chain import FORMAT, event_hash, header_hash, seed_commitment
 from service.statistics import PlayFigures
 from service.store import GameRecord, StoredEvent
-from workers.stats import GameFigures, count_figures, rebuild_stats
+from workers.stats import GameFigures, count_many_figures, rate_many, rebuild_stats
 
 TARGET_P99_MS = 50.0
+# Games per round trip of the fill, each still its own guarded count script.
+FILL_BATCH = 500
 PLAYERS = [f"Player {number:02d}" for number in range(50)]
 FIRST_DAY = datetime(2025, 3, 1, tzinfo=UTC)
 # A year from mid-March to mid-February: whole months in the middle, days at either end.
@@ -71,8 +77,7 @@ def measure(
         used_before = int(client.info("memory")["used_memory"])
         log(f"   filling the projections with {games} games ...")
         began = time.perf_counter()
-        for figures in made_up_games(games):
-            count_figures(client, prefix, figures)
+        _fill(url, client, prefix, games)
         fill_seconds = time.perf_counter() - began
         used_after = int(client.info("memory")["used_memory"])
         log(f"   {games / fill_seconds:.0f} games/s; timing the queries ...")
@@ -110,6 +115,30 @@ def measure(
     }
 
 
+def _fill(url: str, client: redis.Redis, prefix: str, games: int) -> None:
+    """Count ``games`` made-up games: their figures in a child process, their ratings here."""
+    counter = multiprocessing.get_context("fork").Process(
+        target=_count_figures, args=(url, prefix, games), name="stats-fill"
+    )
+    counter.start()
+    try:
+        for batch in batched(made_up_games(games), FILL_BATCH):
+            rate_many(client, prefix, batch)
+    finally:
+        counter.join()
+    if counter.exitcode != 0:
+        raise RuntimeError(f"the process counting the figures failed ({counter.exitcode})")
+
+
+def _count_figures(url: str, prefix: str, games: int) -> None:
+    client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=60)
+    try:
+        for batch in batched(made_up_games(games), FILL_BATCH):
+            count_many_figures(client, prefix, batch)
+    finally:
+        client.close()
+
+
 def made_up_games(count: int, seed: int = 6) -> Iterator[GameFigures]:
     """What ``count`` finished Mada games add, spread over a year, mostly in finish order."""
     chooser = random.Random(seed)
@@ -123,6 +152,12 @@ def made_up_games(count: int, seed: int = 6) -> Iterator[GameFigures]:
         yield _made_up(chooser, f"{number:032x}", moment)
 
 
+def batched(items: Iterable[GameFigures], size: int) -> Iterator[list[GameFigures]]:
+    iterator = iter(items)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
 def _made_up(chooser: random.Random, game_id: str, moment: datetime) -> GameFigures:
     seats = chooser.randint(2, 5)
     players = chooser.sample(PLAYERS, seats)
@@ -130,19 +165,19 @@ def _made_up(chooser: random.Random, game_id: str, moment: datetime) -> GameFigu
     winners = tuple(seat for seat, score in enumerate(scores) if score == max(scores))
     first = chooser.randrange(seats)
     tried = chooser.randint(0, 12)
+    # The fields workers.stats.figures_of makes.
     totals = {
-        "games": 1,
         "events": chooser.randint(40, 160),
-        "first:wins": int(first in winners),
         f"players:{seats}:games": 1,
         f"players:{seats}:winners": len(winners),
         "counter:rounds": chooser.randint(3, 9),
         "counter:try_luck": tried,
         "counter:try_luck_lost": chooser.randint(0, tried),
     }
-    for seat in range(seats):
-        totals[f"seat:{seat}:games"] = 1
-        totals[f"seat:{seat}:wins"] = int(seat in winners)
+    if first in winners:
+        totals["first:wins"] = 1
+    for seat in winners:
+        totals[f"seat:{seat}:wins"] = 1
     plays = {
         name: PlayFigures(1, int(seat in winners), scores[seat])
         for seat, name in enumerate(players)

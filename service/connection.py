@@ -118,7 +118,7 @@ def blocking_client(client: StoreClient, key: str) -> redis.Redis:
     """A client with a single connection of its own, to the server that holds ``key``: for long
     waits that must not hold the shared pool's connections. Its owner closes it with
     ``reader.connection_pool.disconnect()``."""
-    return redis.Redis(connection_pool=_own_pool(_server_of(client, key)))
+    return redis.Redis(connection_pool=_own_pool(server_of(client, key)))
 
 
 def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
@@ -126,7 +126,7 @@ def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
     talks to another: it was made for another key, or the slot moved since (a failover)."""
     if not isinstance(client, RedisCluster):
         return
-    server = _server_of(client, key)
+    server = server_of(client, key)
     wanted = server.connection_pool.connection_kwargs
     current = reader.connection_pool.connection_kwargs
     if (current.get("host"), current.get("port")) != (wanted.get("host"), wanted.get("port")):
@@ -134,8 +134,9 @@ def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
         previous.disconnect()
 
 
-def _server_of(client: StoreClient, key: str) -> redis.Redis:
-    """The plain client of the server holding ``key``: a cluster's node for its slot."""
+def server_of(client: StoreClient, key: str) -> redis.Redis:
+    """The plain client of the server holding ``key``: a cluster's node for its slot (a cluster
+    client refuses to pipeline scripts; keys of one slot can go to that node in one pipeline)."""
     if isinstance(client, RedisCluster):
         return client.get_redis_connection(client.get_node_from_key(key))
     return client

@@ -12,7 +12,9 @@ only reads them, through this module. Keys, under the statistics' root (``<prefi
   ``[mu, sigma, games]``. The inputs let a game archived late be put back in its place and the
   games after it rated again; ``after`` is each player's rating history.
 - ``ratings:<g>:current`` hash: player -> JSON ``[mu, sigma, games]`` after their latest game.
-- ``ratings:<g>:board`` sorted set: player -> ``mu - 3 * sigma``, the leaderboard.
+- ``ratings:<g>:board`` sorted set: player -> ``-(mu - 3 * sigma)``, the leaderboard: negated,
+  so that read from the lowest score up it is best first and, as Redis orders equal scores by
+  member, equal ratings by name ascending.
 - ``ratings:<g>:played:<player>`` sorted set: the player's game ids, scored as in ``order``.
 """
 
@@ -54,6 +56,11 @@ def conservative(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+def board_score(mu: float, sigma: float) -> float:
+    """A player's score on the board: the rating negated (see the module's docstring)."""
+    return -conservative(mu, sigma)
+
+
 def rating_json(rating: Rating) -> dict[str, Any]:
     mu, sigma, games = rating
     return {"rating": conservative(mu, sigma), "mu": mu, "sigma": sigma, "games": games}
@@ -62,13 +69,13 @@ def rating_json(rating: Rating) -> dict[str, Any]:
 def leaderboard(
     client: StoreClient, prefix: str, game_name: str, limit: int, offset: int
 ) -> tuple[list[dict[str, Any]], int | None]:
-    """One page of a game's ratings, best first (equal ratings by name, descending), and the
+    """One page of a game's ratings, best first (equal ratings by name, ascending), and the
     offset of the next page (None after the last). UnknownGameError for no such game."""
     get_game(game_name)
     keys = StatsKeys(prefix)
     board = keys.key(board_suffix(game_name))
     with client.pipeline(transaction=True) as pipe:
-        pipe.zrevrange(board, offset, offset + limit - 1)
+        pipe.zrange(board, offset, offset + limit - 1)
         pipe.zcard(board)
         names, total = pipe.execute()
     ratings = _ratings_of(client, keys, game_name, names)

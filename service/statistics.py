@@ -13,22 +13,28 @@ game, per player), and written once per finished game: one slot holds them well.
 
 - ``:counted`` set: the ids of the games counted, the guard that admits each game once;
 - ``:index`` set: the suffix of every figure key written, so that a rebuild knows what it replaces;
-- ``:game:<game>`` hash: ``games``, ``events``, ``seat:<i>:games``, ``seat:<i>:wins``,
-  ``first:wins``, ``players:<n>:games``, ``players:<n>:winners`` and ``counter:<name>``;
+- ``:game:<game>`` hash: ``events``, ``seat:<i>:wins``, ``first:wins``, ``players:<n>:games``,
+  ``players:<n>:winners`` and ``counter:<name>``. The games, and the games each seat held, are
+  read from ``players:<n>:games`` (a game of n players seats 0 to n - 1): not written, so that
+  every bucket (below) is smaller and cheaper to add to. A win count that stays 0 is not written
+  either (absent reads as 0);
 - ``:game:<game>:scores`` hash: a score (as JSON) -> how many seats ended a game with it;
 - ``:game:<game>:players`` hash: ``games:<player>``, ``wins:<player>``, ``score:<player>``;
 - ``:player:<player>`` hash: ``games:<game>``, ``wins:<game>``, ``score:<game>``.
 
 Those answer the unfiltered queries. The filters (player count, player, days) read the same
 figures kept per bucket: per game, player count ``<n>`` and period ``<p>`` (a UTC day, month or
-year, ``service.stats_periods``), a query summing the buckets it covers:
+year, ``service.stats_periods``), a query summing the buckets it covers. Each game is also added
+to the buckets whose ``<n>`` is ``all`` (every player count): a query without ``players=`` reads
+those, a quarter as many hashes as the per-count ones would be for Mada.
 
 - ``:fig:<game>:<n>:<p>:totals``, ``:scores``, ``:players``: the three hashes above, over the games
   of that bucket;
 - ``:pfig:<game>:<n>:<p>:<section>:<player>``: the same, over the games of that bucket that
   ``<player>`` played in (``player=``, and a player's own filtered figures);
 - ``:vs:<["a","b"]>`` hash, one per pair of names (sorted, as JSON): ``<game>:<n>:<p>:games``,
-  ``...:wins:0`` (the first name's wins), ``...:wins:1`` (the second's), for head to head;
+  ``...:wins:0`` (the first name's wins), ``...:wins:1`` (the second's), for head to head
+  (``<n>`` a player count or ``all`` here too);
 - ``:years`` hash: year -> games finished in it, the years a query may have to cover.
 
 The ratings live under the same root too (``service.ratings``).
@@ -96,12 +102,17 @@ def player_suffix(name: str) -> str:
 
 SECTIONS = ("totals", "scores", "players")
 
+# The ``<n>`` of the buckets that hold every player count's games.
+ALL_COUNTS = "all"
 
-def bucket_suffix(game: str, players: int, period: str, section: str) -> str:
+
+def bucket_suffix(game: str, players: int | str, period: str, section: str) -> str:
     return f"fig:{game}:{players}:{period}:{section}"
 
 
-def player_bucket_suffix(game: str, players: int, period: str, section: str, name: str) -> str:
+def player_bucket_suffix(
+    game: str, players: int | str, period: str, section: str, name: str
+) -> str:
     # The name last: whatever it holds (colons included), the fixed parts before it tell the
     # keys of two names apart.
     return f"pfig:{game}:{players}:{period}:{section}:{name}"
@@ -112,7 +123,7 @@ def pair_suffix(a: str, b: str) -> str:
     return "vs:" + json.dumps(sorted((a, b)), ensure_ascii=False)
 
 
-def pair_field(game: str, players: int, period: str, what: str) -> str:
+def pair_field(game: str, players: int | str, period: str, what: str) -> str:
     return f"{game}:{players}:{period}:{what}"
 
 
@@ -132,10 +143,10 @@ class StatsFilter:
     def empty(self) -> bool:
         return self.players is None and self.player is None and self.days.open
 
-    def player_counts(self, game: Game[Any]) -> list[int]:
-        if self.players is not None:
-            return [self.players]
-        return list(range(game.min_players, game.max_players + 1))
+    @property
+    def count(self) -> str:
+        """The ``<n>`` of the buckets to read: the player count asked for, else ``all``."""
+        return ALL_COUNTS if self.players is None else str(self.players)
 
 
 def game_stats(
@@ -157,36 +168,57 @@ def game_stats(
         )
     periods = periods_covering(filters.days, _years(client, keys))
     buckets = []
-    for players in filters.player_counts(game):
-        for period in periods:
-            for section in SECTIONS:
-                if filters.player is None:
-                    suffix = bucket_suffix(game_name, players, period, section)
-                else:
-                    suffix = player_bucket_suffix(
-                        game_name, players, period, section, filters.player
-                    )
-                buckets.append(keys.key(suffix))
+    for period in periods:
+        for section in SECTIONS:
+            if filters.player is None:
+                suffix = bucket_suffix(game_name, filters.count, period, section)
+            else:
+                suffix = player_bucket_suffix(
+                    game_name, filters.count, period, section, filters.player
+                )
+            buckets.append(keys.key(suffix))
     if not buckets:
         return _game_json(game, {}, {}, {})
-    # Summed by Redis, in one script: hundreds of buckets come back as three hashes.
-    summed = client.register_script(_SUM_SCRIPT)(keys=buckets, args=[len(SECTIONS)])
+    # Summed by Redis, in one script: dozens of buckets come back as three hashes.
+    summed = _sum(client, buckets, len(SECTIONS))
     totals, scores, plays = (_summed([_pairs(flat)]) for flat in summed)
     return _game_json(game, totals, scores, _plays_of(plays))
 
 
-# KEYS: the buckets, section by section in turn; ARGV[1]: how many sections. The sums of each
-# section's hashes, field by field, as flat [field, value...] lists, values in %.17g (a double
-# read back exactly; counts are whole numbers, exact up to 2^53).
+def _sum(
+    client: StoreClient, buckets: list[str], sections: int, fields: list[str] | None = None
+) -> list[list[str]]:
+    """Each section's buckets summed field by field (of ``fields`` only, if given)."""
+    summed: list[list[str]] = client.register_script(_SUM_SCRIPT)(
+        keys=buckets, args=[sections, *(fields or [])]
+    )
+    return summed
+
+
+# KEYS: the buckets, section by section in turn; ARGV[1]: how many sections; ARGV[2...]: the
+# fields to read of each bucket, or none for every field. The sums of each section's hashes,
+# field by field, as flat [field, value...] lists, values in %.17g (a double read back exactly;
+# counts are whole numbers, exact up to 2^53).
 _SUM_SCRIPT = """
 local sections = tonumber(ARGV[1])
+local wanted = {}
+for f = 2, #ARGV do wanted[#wanted + 1] = ARGV[f] end
 local sums = {}
 for s = 1, sections do sums[s] = {} end
 for i = 1, #KEYS do
     local sum = sums[((i - 1) % sections) + 1]
-    local flat = redis.call('HGETALL', KEYS[i])
-    for j = 1, #flat, 2 do
-        sum[flat[j]] = (sum[flat[j]] or 0) + tonumber(flat[j + 1])
+    if #wanted == 0 then
+        local flat = redis.call('HGETALL', KEYS[i])
+        for j = 1, #flat, 2 do
+            sum[flat[j]] = (sum[flat[j]] or 0) + tonumber(flat[j + 1])
+        end
+    else
+        local values = redis.call('HMGET', KEYS[i], unpack(wanted))
+        for j = 1, #wanted do
+            if values[j] then
+                sum[wanted[j]] = (sum[wanted[j]] or 0) + tonumber(values[j])
+            end
+        end
     end
 end
 local answer = {}
@@ -213,15 +245,22 @@ def _game_json(
     plays: Mapping[str, PlayFigures],
 ) -> dict[str, Any]:
     totals = {name: int(value) for name, value in totals_summed.items()}
-    games = totals.get("games", 0)
+    # Games of n players, by n: they give the games, and the games each seat held.
+    by_count = {
+        int(name.split(":")[1]): value
+        for name, value in totals.items()
+        if name.startswith("players:") and name.endswith(":games")
+    }
+    games = sum(by_count.values())
+    seats = max(by_count, default=0)
+    games_by_seat = [
+        sum(value for count, value in by_count.items() if count > seat) for seat in range(seats)
+    ]
     counters = {
         name.removeprefix("counter:"): value
         for name, value in sorted(totals.items())
         if name.startswith("counter:")
     }
-    seats = 1 + max(
-        (int(name.split(":")[1]) for name in totals if name.startswith("seat:")), default=-1
-    )
     return {
         "game": game.name,
         "games": games,
@@ -241,7 +280,7 @@ def _game_json(
             "first_player_win_rate": _ratio(totals.get("first:wins", 0), games),
             "expected_win_rate": _expected_win_rate(totals, games),
             "wins_by_seat": [totals.get(f"seat:{seat}:wins", 0) for seat in range(seats)],
-            "games_by_seat": [totals.get(f"seat:{seat}:games", 0) for seat in range(seats)],
+            "games_by_seat": games_by_seat,
         },
         "extras": game.stats_summary(counters, games),
     }
@@ -272,27 +311,23 @@ def player_stats(
 def _filtered_plays(
     client: StoreClient, keys: StatsKeys, name: str, filters: StatsFilter
 ) -> dict[str, PlayFigures]:
-    """The player's own figures per game, summed over the buckets of the games they played."""
+    """The player's own figures per game, summed by Redis (one script) over the buckets of the
+    games they played: each game one section, its buckets of every period."""
     periods = periods_covering(filters.days, _years(client, keys))
+    games = list(game_names())
+    buckets = [
+        keys.key(player_bucket_suffix(game_name, filters.count, period, "players", name))
+        for period in periods
+        for game_name in games
+    ]
+    if not buckets:
+        return {}
     wanted = [f"{kind}:{name}" for kind in ("games", "wins", "score")]
-    places: list[str] = []
-    with client.pipeline(transaction=True) as pipe:
-        for game_name in game_names():
-            for players in filters.player_counts(get_game(game_name)):
-                for period in periods:
-                    suffix = player_bucket_suffix(game_name, players, period, "players", name)
-                    pipe.hmget(keys.key(suffix), wanted)
-                    places.append(game_name)
-        found = pipe.execute()
-    by_game: dict[str, PlayFigures] = {}
-    for game_name, (games, wins, score) in zip(places, found, strict=True):
-        if games is None:
-            continue
-        play = by_game.setdefault(game_name, PlayFigures())
-        play.games += int(games)
-        play.wins += int(wins or 0)
-        play.score += _number(score or "0")
-    return by_game
+    summed = _sum(client, buckets, len(games), wanted)
+    by_game = {
+        game_name: _plays_of(_pairs(flat)) for game_name, flat in zip(games, summed, strict=True)
+    }
+    return {game_name: plays[name] for game_name, plays in by_game.items() if name in plays}
 
 
 def versus_stats(
@@ -312,10 +347,9 @@ def versus_stats(
     games = [game_name] if game_name is not None else list(game_names())
     fields: list[tuple[str, str]] = []
     for name in games:
-        for players in filters.player_counts(get_game(name)):
-            for period in periods:
-                for what in ("games", wins_field[a], wins_field[b]):
-                    fields.append((name, pair_field(name, players, period, what)))
+        for period in periods:
+            for what in ("games", wins_field[a], wins_field[b]):
+                fields.append((name, pair_field(name, filters.count, period, what)))
     found = (
         client.hmget(keys.key(pair_suffix(a, b)), [field for _, field in fields]) if fields else []
     )

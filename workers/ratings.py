@@ -28,8 +28,8 @@ from openskill.models import PlackettLuce
 from service.connection import StoreClient
 from service.ratings import (
     Rating,
+    board_score,
     board_suffix,
-    conservative,
     current_suffix,
     games_suffix,
     order_suffix,
@@ -123,21 +123,35 @@ def replay(
 
 def rate_game(client: StoreClient, keys: StatsKeys, game: RatedGame) -> bool:
     """Rate one finished game in its place in the finish order; False if it was rated already."""
-    order_key = keys.key(order_suffix(game.game))
+    return bool(rate_games(client, keys, [game]))
+
+
+def rate_games(client: StoreClient, keys: StatsKeys, games: Sequence[RatedGame]) -> int:
+    """Rate finished games of one game type, each in its place in the finish order, in one
+    MULTI (the benchmark's fill sends hundreds at once); how many were not rated already."""
+    if not games:
+        return 0
+    order_key = keys.key(order_suffix(games[0].game))
     while True:
         with client.pipeline(transaction=True) as pipe:
             try:
                 pipe.watch(order_key)
-                if pipe.zscore(order_key, game.game_id) is not None:
+                found = pipe.zmscore(order_key, [game.game_id for game in games])
+                new = {
+                    game.game_id: game for game, at in zip(games, found, strict=True) if at is None
+                }
+                if not new:
                     pipe.unwatch()
-                    return False
-                later = _rated_after(pipe, keys, game)
-                start = _ratings_before(pipe, keys, game, later)
-                replayed, ratings = replay([game, *(old for old, _ in later)], start)
+                    return 0
+                fresh = sorted(new.values(), key=lambda one: one.order)
+                later = _rated_after(pipe, keys, fresh[0])
+                start = _ratings_before(pipe, keys, fresh, later)
+                in_order = sorted([*fresh, *(old for old, _ in later)], key=lambda one: one.order)
+                replayed, ratings = replay(in_order, start)
                 pipe.multi()
-                write_replayed(pipe, keys, game.game, replayed, ratings)
+                write_replayed(pipe, keys, fresh[0].game, replayed, ratings)
                 pipe.execute()
-                return True
+                return len(fresh)
             except redis.WatchError:
                 continue
 
@@ -166,18 +180,21 @@ def _rated_after(
 
 
 def _ratings_before(
-    pipe: Any, keys: StatsKeys, game: RatedGame, later: list[tuple[RatedGame, list[Rating]]]
+    pipe: Any,
+    keys: StatsKeys,
+    fresh: Sequence[RatedGame],
+    later: list[tuple[RatedGame, list[Rating]]],
 ) -> dict[str, Rating]:
-    """Every rating the replay from ``game`` on starts from. Nothing in the order changes before
-    ``game``: a player's rating there is the ``before`` of their first game after it, or, if
-    they have none, their current rating (their latest game is before ``game``)."""
+    """Every rating the replay from the first of ``fresh`` on starts from. Nothing in the order
+    changes before it: a player's rating there is the ``before`` of their first rated game after
+    it, or, if they have none, their current rating (their latest game is before it)."""
     start: dict[str, Rating] = {}
     for rated, before in later:
         for player, rating in zip(rated.players, before, strict=True):
             start.setdefault(player, rating)
-    missing = sorted(set(game.players) - set(start))
+    missing = sorted({player for game in fresh for player in game.players} - set(start))
     if missing:
-        found = pipe.hmget(keys.key(current_suffix(game.game)), missing)
+        found = pipe.hmget(keys.key(current_suffix(fresh[0].game)), missing)
         for player, raw in zip(missing, found, strict=True):
             if raw is not None:
                 start[player] = _rating(json.loads(raw))
@@ -194,26 +211,27 @@ def write_replayed(
     """Queue the writes of rated games (new or rated again) and of the ratings they leave."""
     order, board = order_suffix(game_name), board_suffix(game_name)
     games, current = games_suffix(game_name), current_suffix(game_name)
+    if not replayed:
+        return
+    at = {one.game.game_id: finish_order(one.game.finished_at) for one in replayed}
+    pipe.zadd(keys.key(order), at)
+    pipe.hset(keys.key(games), mapping={one.game.game_id: _kept_json(one) for one in replayed})
     played_by: dict[str, list[str]] = {}
     for one in replayed:
-        pipe.zadd(keys.key(order), {one.game.game_id: finish_order(one.game.finished_at)})
-        pipe.hset(keys.key(games), one.game.game_id, _kept_json(one))
         for player in one.game.players:
             played_by.setdefault(player, []).append(one.game.game_id)
     touched = sorted(played_by)
-    if touched:
-        pipe.hset(
-            keys.key(current),
-            mapping={player: json.dumps(list(ratings[player])) for player in touched},
-        )
-        pipe.zadd(
-            keys.key(board),
-            {player: conservative(ratings[player][0], ratings[player][1]) for player in touched},
-        )
+    pipe.hset(
+        keys.key(current),
+        mapping={player: json.dumps(list(ratings[player])) for player in touched},
+    )
+    pipe.zadd(
+        keys.key(board),
+        {player: board_score(ratings[player][0], ratings[player][1]) for player in touched},
+    )
     for player, ids in played_by.items():
         pipe.zadd(
-            keys.key(played_suffix(game_name, player)),
-            {game_id: finish_order(_finished_at(replayed, game_id)) for game_id in ids},
+            keys.key(played_suffix(game_name, player)), {game_id: at[game_id] for game_id in ids}
         )
     # The rebuild's swap renames exactly the keys the index names.
     pipe.sadd(
@@ -224,10 +242,6 @@ def write_replayed(
         current,
         *(played_suffix(game_name, player) for player in touched),
     )
-
-
-def _finished_at(replayed: Sequence[Replayed], game_id: str) -> str:
-    return next(one.game.finished_at for one in replayed if one.game.game_id == game_id)
 
 
 def _kept_json(one: Replayed) -> str:

@@ -27,8 +27,9 @@ from domain.errors import TabletapeError
 from service.archive import Archive, events_of, read_document
 from service.audit import Audit, replay_record
 from service.chain import LEGACY_FORMAT
-from service.connection import StoreClient
+from service.connection import StoreClient, server_of
 from service.statistics import (
+    ALL_COUNTS,
     LIVE_ROOT,
     SECTIONS,
     YEARS_SUFFIX,
@@ -111,17 +112,18 @@ def figures_of(
     scores = [_checked_score(record.id, score) for score in result["scores"]]
     first = game.first_player(final)
 
+    # The games, and the games each seat held, are told by players:<n>:games (see
+    # service.statistics); a win count is written only when there is a win.
     totals = {
-        "games": 1,
         "events": len(bodies),
-        "first:wins": int(first in winners),
         # Per player count, for the win rate a seat would have if no seat had an advantage.
         f"players:{seats}:games": 1,
         f"players:{seats}:winners": len(winners),
     }
-    for seat in range(seats):
-        totals[f"seat:{seat}:games"] = 1
-        totals[f"seat:{seat}:wins"] = int(seat in winners)
+    if first in winners:
+        totals["first:wins"] = 1
+    for seat in sorted(winners):
+        totals[f"seat:{seat}:wins"] = 1
     for name, value in game.stats_counters(bodies, states).items():
         if not isinstance(value, int) or isinstance(value, bool):
             raise StatsError(f"{game.name} counter {name!r} must be an integer, got {value!r}")
@@ -169,31 +171,41 @@ def _checked_score(game_id: str, score: Any) -> Number:
 
 # Adds one game's figures unless its id is already in the counted set: the guard and the increments
 # are one script, so a crash or a second run can never count a game twice, nor half of it.
-# KEYS: counted set, index set, then the figure hashes. ARGV: the game id, the suffixes of the
-# figure hashes (for the index), then groups: a group is a count of hashes and their numbers in
-# KEYS, then a count of increments and their triples ("i" or "f", field, amount), each added to
-# every hash of the group. A game adds the same figures to many buckets: sent once, not per bucket.
+# KEYS: counted set, index set, then the figure hashes (their suffixes go to the index). ARGV: the
+# game id, then the groups as JSON (one argument: far cheaper to send than hundreds): a group is
+# [the hashes' numbers in KEYS, [[op, field, amount], ...]], each increment added to every hash of
+# the group: op "i" a count, "n" a whole score, "f" a float one. A game adds the same figures to
+# many buckets: sent once, not per bucket.
 _COUNT_SCRIPT = """
+-- Decoded before the first write: a script that fails midway keeps what it wrote.
+local groups = cjson.decode(ARGV[2])
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+local suffix_at = #KEYS[2] - #'index' + 1
+local suffixes = {}
 for k = 3, #KEYS do
-    redis.call('SADD', KEYS[2], ARGV[k - 1])
+    suffixes[#suffixes + 1] = string.sub(KEYS[k], suffix_at)
 end
-local i = #KEYS
-while i <= #ARGV do
-    local hashes = tonumber(ARGV[i])
-    local increments = tonumber(ARGV[i + 1 + hashes])
-    local first = i + 2 + hashes
-    for h = i + 1, i + hashes do
-        local key = KEYS[tonumber(ARGV[h])]
-        for j = first, first + 3 * increments - 1, 3 do
-            if ARGV[j] == 'f' then
-                redis.call('HINCRBYFLOAT', key, ARGV[j + 1], ARGV[j + 2])
+-- One SADD for them all: a command per key costs more than the work it does.
+redis.call('SADD', KEYS[2], unpack(suffixes))
+for _, group in ipairs(groups) do
+    for _, number in ipairs(group[1]) do
+        local key = KEYS[number]
+        for _, increment in ipairs(group[2]) do
+            local op, name, amount = increment[1], increment[2], increment[3]
+            if op == 'f' then
+                redis.call('HINCRBYFLOAT', key, name, amount)
+            elseif op == 'n' then
+                -- A whole score: as an integer, unless a float score made the sum a float
+                -- (HINCRBY then refuses, changing nothing).
+                local added = redis.pcall('HINCRBY', key, name, amount)
+                if type(added) == 'table' and added.err then
+                    redis.call('HINCRBYFLOAT', key, name, amount)
+                end
             else
-                redis.call('HINCRBY', key, ARGV[j + 1], ARGV[j + 2])
+                redis.call('HINCRBY', key, name, amount)
             end
         end
     end
-    i = first + 3 * increments
 end
 return 1
 """
@@ -220,33 +232,70 @@ def count_figures(client: StoreClient, prefix: str, figures: GameFigures) -> boo
     return counted
 
 
-# (op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT (score sums only).
+def count_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> int:
+    """``count_figures`` for many games in two round trips (how the benchmark fills its
+    projections): their figures (``count_many_figures``), then their ratings in one MULTI per
+    game type (``workers.ratings.rate_games``). The number of games whose figures were not
+    counted already."""
+    counted = count_many_figures(client, prefix, batch)
+    rate_many(client, prefix, batch)
+    return counted
+
+
+def count_many_figures(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> int:
+    """The figures of many games in one pipeline, each game still its own guarded script call."""
+    keys = StatsKeys(prefix)
+    # Every statistics key is in {stats}'s slot: on a cluster, one node takes the whole batch.
+    server = server_of(client, keys.counted)
+    script = server.register_script(_COUNT_SCRIPT)
+    with server.pipeline(transaction=False) as pipe:
+        for figures in batch:
+            hashes, args = _count_call(keys, figures)
+            script(keys=hashes, args=args, client=pipe)
+        return sum(map(bool, pipe.execute()))
+
+
+def rate_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> None:
+    """The ratings of many games, one MULTI per game type; a game rated already is left alone."""
+    keys = StatsKeys(prefix)
+    by_game: dict[str, list[ratings.RatedGame]] = {}
+    for figures in batch:
+        by_game.setdefault(figures.game, []).append(ratings.rated_game_of(figures))
+    for rated in by_game.values():
+        ratings.rate_games(client, keys, rated)
+
+
+# (op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT, "n" HINCRBY unless the sum is a
+# float already (score sums only).
 Increment = tuple[str, str, str]
 # The same increments, added to each of these hashes (by suffix).
 Group = tuple[list[str], list[Increment]]
 
 
 def _count(client: StoreClient, keys: StatsKeys, figures: GameFigures) -> bool:
+    hashes, args = _count_call(keys, figures)
+    return bool(client.register_script(_COUNT_SCRIPT)(keys=hashes, args=args))
+
+
+def _count_call(keys: StatsKeys, figures: GameFigures) -> tuple[list[str], list[str]]:
+    """The KEYS and ARGV of the count script for one game."""
     groups = [*_figure_groups(figures), *_pair_groups(figures)]
     for player, play in figures.plays.items():
         groups.append(([player_suffix(player)], _play_increments(figures.game, play)))
     groups.append(([YEARS_SUFFIX], [("i", str(figures.day.year), "1")]))
     suffixes = list(dict.fromkeys(suffix for hashes, _ in groups for suffix in hashes))
-    position = {suffix: str(number) for number, suffix in enumerate(suffixes, start=3)}
-    args = [figures.game_id, *suffixes]
-    for hashes, increments in groups:
-        args += [str(len(hashes)), *(position[suffix] for suffix in hashes), str(len(increments))]
-        for increment in increments:
-            args += increment
-    script = client.register_script(_COUNT_SCRIPT)
-    counted = script(keys=[keys.counted, keys.index, *map(keys.key, suffixes)], args=args)
-    return bool(counted)
+    position = {suffix: number for number, suffix in enumerate(suffixes, start=3)}
+    encoded = [
+        ([position[suffix] for suffix in hashes], increments) for hashes, increments in groups
+    ]
+    args = [figures.game_id, json.dumps(encoded, ensure_ascii=False)]
+    return [keys.counted, keys.index, *map(keys.key, suffixes)], args
 
 
 def _figure_groups(figures: GameFigures) -> list[Group]:
     """The game's totals, score histogram and plays, each added to the game's all-time hash, to
-    its bucket of each period (its day, month, year) for its player count, and to the same
-    bucket of each of its players (the games that player played in)."""
+    its bucket of each period (its day, month, year) for its player count and for all counts,
+    and to the same buckets of each of its players (the games that player played in)."""
     seats = len(figures.players)
     periods = periods_of(figures.day)
     plays: list[Increment] = []
@@ -266,21 +315,24 @@ def _figure_groups(figures: GameFigures) -> list[Group]:
     for section in SECTIONS:
         hashes = [all_time[section]]
         for period in periods:
-            hashes.append(bucket_suffix(figures.game, seats, period, section))
-            hashes += [
-                player_bucket_suffix(figures.game, seats, period, section, player)
-                for player in figures.plays
-            ]
+            for count in (seats, ALL_COUNTS):
+                hashes.append(bucket_suffix(figures.game, count, period, section))
+                hashes += [
+                    player_bucket_suffix(figures.game, count, period, section, player)
+                    for player in figures.plays
+                ]
         groups.append((hashes, increments[section]))
     return groups
 
 
 def _play_increments(name: str, play: PlayFigures) -> list[Increment]:
-    return [
-        ("i", f"games:{name}", str(play.games)),
-        ("i", f"wins:{name}", str(play.wins)),
-        ("f", f"score:{name}", repr(play.score)),
-    ]
+    increments = [("i", f"games:{name}", str(play.games))]
+    if play.wins:
+        increments.append(("i", f"wins:{name}", str(play.wins)))
+    # A whole score is added as an integer ("n"): cheaper than a float, and exact.
+    score_op = "n" if isinstance(play.score, int) else "f"
+    increments.append((score_op, f"score:{name}", repr(play.score)))
+    return increments
 
 
 def _pair_groups(figures: GameFigures) -> list[Group]:
@@ -294,11 +346,12 @@ def _pair_groups(figures: GameFigures) -> list[Group]:
         for b in names[first + 1 :]:
             increments: list[Increment] = []
             for period in periods_of(figures.day):
-                increments.append(("i", pair_field(figures.game, seats, period, "games"), "1"))
-                for number, name in enumerate((a, b)):
-                    if name in won:
-                        field_name = pair_field(figures.game, seats, period, f"wins:{number}")
-                        increments.append(("i", field_name, "1"))
+                for count in (seats, ALL_COUNTS):
+                    increments.append(("i", pair_field(figures.game, count, period, "games"), "1"))
+                    for number, name in enumerate((a, b)):
+                        if name in won:
+                            field_name = pair_field(figures.game, count, period, f"wins:{number}")
+                            increments.append(("i", field_name, "1"))
             groups.append(([pair_suffix(a, b)], increments))
     return groups
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
 from service.connection import StoreClient
-from service.statistics import StatsFilter, game_stats, player_stats, versus_stats
+from service.statistics import StatsFilter, StatsKeys, game_stats, player_stats, versus_stats
 from service.stats_periods import DayFilter, periods_between
 from tests.conftest import make_app
 from tests.service.test_stats import (
@@ -36,7 +37,7 @@ from tests.service.test_stats import (
     rate,
 )
 from workers import ratings as ratings_module
-from workers.stats import rebuild_stats
+from workers.stats import count_many, figures_of, rebuild_stats
 
 FINISHED_AT = [
     "2024-12-31T23:59:59.999Z",
@@ -419,3 +420,72 @@ def test_nothing_rated_yet(http: FlaskClient) -> None:
         "game": "mada",
         "history": [],
     }
+
+
+def test_counting_in_batches_gives_the_figures_and_ratings_of_one_game_at_a_time(
+    real_redis: redis.Redis, key_prefix: str
+) -> None:
+    games = dated_games()
+    count_shuffled(real_redis, key_prefix + "one:", games)
+    shuffled = list(games)
+    random.Random(7).shuffle(shuffled)
+    figures = [figures_of(g.record, g.bodies, g.states) for g in shuffled]
+    # Batches that overlap in time: games of a later batch finished before some already rated.
+    many = key_prefix + "many:"
+    assert count_many(real_redis, many, figures[:5]) == 5
+    assert count_many(real_redis, many, figures[3:10]) == 5
+    assert count_many(real_redis, many, figures) == len(games) - 10
+    assert count_many(real_redis, many, figures) == 0
+
+    def under(prefix: str) -> dict[str, Any]:
+        dump = every_stats_key(real_redis, prefix)
+        return {key.removeprefix(prefix): value for key, value in dump.items()}
+
+    assert under(many) == under(key_prefix + "one:")
+    assert under(many)["{stats}:ratings:mada:board"]
+
+
+def test_equal_ratings_are_listed_by_name_ascending_across_pages(
+    http: FlaskClient, real_redis: redis.Redis, key_prefix: str
+) -> None:
+    keys = StatsKeys(key_prefix)
+    at = "2025-01-01T00:00:00.000Z"
+    # A shared victory leaves both players equal; so does the same result between strangers.
+    for game_id, players, ranks in [
+        ("g1", ("Zoé", "Ana"), (1, 1)),
+        ("g2", ("Dan", "Caro"), (1, 2)),
+        ("g3", ("Ben", "Eve"), (1, 2)),
+    ]:
+        ratings_module.rate_game(
+            real_redis, keys, ratings_module.RatedGame("mada", game_id, at, players, ranks)
+        )
+    board = board_of(http, limit=1)
+    assert [row["player"] for row in board] == ["Ben", "Dan", "Ana", "Zoé", "Caro", "Eve"]
+    ratings = [row["rating"] for row in board]
+    assert ratings == sorted(ratings, reverse=True)
+    assert ratings[0] == ratings[1] and ratings[2] == ratings[3] and ratings[4] == ratings[5]
+
+
+def test_the_buckets_of_all_player_counts_hold_the_sum_over_player_counts(
+    real_redis: redis.Redis, key_prefix: str
+) -> None:
+    count_shuffled(real_redis, key_prefix, dated_games())
+    dump = every_stats_key(real_redis, key_prefix)
+    sums: dict[str, Counter[str]] = {}
+    every_count: dict[str, Counter[str]] = {}
+    for key, fields in dump.items():
+        suffix = key.removeprefix(f"{key_prefix}{{stats}}:")
+        if suffix.startswith(("fig:", "pfig:")):
+            family, game, count_, rest = suffix.split(":", 3)
+            bucket = f"{family}:{game}:{{n}}:{rest}"
+            totals = {name: float(value) for name, value in fields.items()}
+            target = every_count if count_ == "all" else sums
+            target.setdefault(bucket, Counter()).update(totals)
+        elif suffix.startswith("vs:"):
+            for name, value in fields.items():
+                game, count_, rest = name.split(":", 2)
+                target = every_count if count_ == "all" else sums
+                target.setdefault(suffix, Counter())[f"{game}:{rest}"] += float(value)
+    assert sums and every_count == sums
+    assert any(bucket.startswith("pfig:") for bucket in sums)
+    assert any(bucket.startswith("vs:") for bucket in sums)
