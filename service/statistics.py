@@ -26,12 +26,16 @@ Those answer the unfiltered queries. The filters (player count, player, days) re
 figures kept per bucket: per game, player count ``<n>`` and period ``<p>`` (a UTC day, month or
 year, ``service.stats_periods``), a query summing the buckets it covers. Each game is also added
 to the buckets whose ``<n>`` is ``all`` (every player count): a query without ``players=`` reads
-those, a quarter as many hashes as the per-count ones would be for Mada.
+those, a quarter as many hashes as the per-count ones would be for Mada (not the per-player
+buckets: they would double the writes of a game, which are mostly theirs):
 
 - ``:fig:<game>:<n>:<p>:totals``, ``:scores``, ``:players``: the three hashes above, over the games
   of that bucket;
 - ``:pfig:<game>:<n>:<p>:<section>:<player>``: the same, over the games of that bucket that
-  ``<player>`` played in (``player=``, and a player's own filtered figures);
+  ``<player>`` played in (``player=``), ``<n>`` a player count only;
+- ``:own:<player>`` hash: the player's own figures per bucket, ``<game>:<n>:<p>:games``,
+  ``...:wins`` and ``...:score`` (``<n>`` a count or ``all``), for their filtered figures: three
+  fields per bucket where the ``players`` section above holds every co-player's;
 - ``:vs:<["a","b"]>`` hash, one per pair of names (sorted, as JSON): ``<game>:<n>:<p>:games``,
   ``...:wins:0`` (the first name's wins), ``...:wins:1`` (the second's), for head to head
   (``<n>`` a player count or ``all`` here too);
@@ -118,6 +122,10 @@ def player_bucket_suffix(
     return f"pfig:{game}:{players}:{period}:{section}:{name}"
 
 
+def own_suffix(name: str) -> str:
+    return f"own:{name}"
+
+
 def pair_suffix(a: str, b: str) -> str:
     """The head-to-head hash of two names, whichever order they come in."""
     return "vs:" + json.dumps(sorted((a, b)), ensure_ascii=False)
@@ -148,6 +156,12 @@ class StatsFilter:
         """The ``<n>`` of the buckets to read: the player count asked for, else ``all``."""
         return ALL_COUNTS if self.players is None else str(self.players)
 
+    def player_counts(self, game: Game[Any]) -> list[int]:
+        """The ``<n>`` of the per-player buckets to read (they have no ``all``)."""
+        if self.players is not None:
+            return [self.players]
+        return list(range(game.min_players, game.max_players + 1))
+
 
 def game_stats(
     client: StoreClient, prefix: str, game_name: str, filters: StatsFilter | None = None
@@ -167,16 +181,20 @@ def game_stats(
             game, _summed([totals_raw]), _summed([scores_raw]), _plays_of(players_raw)
         )
     periods = periods_covering(filters.days, _years(client, keys))
-    buckets = []
-    for period in periods:
-        for section in SECTIONS:
-            if filters.player is None:
-                suffix = bucket_suffix(game_name, filters.count, period, section)
-            else:
-                suffix = player_bucket_suffix(
-                    game_name, filters.count, period, section, filters.player
-                )
-            buckets.append(keys.key(suffix))
+    if filters.player is None:
+        suffixes = [
+            bucket_suffix(game_name, filters.count, period, section)
+            for period in periods
+            for section in SECTIONS
+        ]
+    else:
+        suffixes = [
+            player_bucket_suffix(game_name, players, period, section, filters.player)
+            for players in filters.player_counts(game)
+            for period in periods
+            for section in SECTIONS
+        ]
+    buckets = [keys.key(suffix) for suffix in suffixes]
     if not buckets:
         return _game_json(game, {}, {}, {})
     # Summed by Redis, in one script: dozens of buckets come back as three hashes.
@@ -311,23 +329,24 @@ def player_stats(
 def _filtered_plays(
     client: StoreClient, keys: StatsKeys, name: str, filters: StatsFilter
 ) -> dict[str, PlayFigures]:
-    """The player's own figures per game, summed by Redis (one script) over the buckets of the
-    games they played: each game one section, its buckets of every period."""
+    """The player's own figures per game, summed over the buckets the filters cover: one HMGET
+    of their ``own`` hash."""
     periods = periods_covering(filters.days, _years(client, keys))
-    games = list(game_names())
-    buckets = [
-        keys.key(player_bucket_suffix(game_name, filters.count, period, "players", name))
+    fields = [
+        (game_name, kind, pair_field(game_name, filters.count, period, kind))
+        for game_name in game_names()
         for period in periods
-        for game_name in games
+        for kind in ("games", "wins", "score")
     ]
-    if not buckets:
+    if not fields:
         return {}
-    wanted = [f"{kind}:{name}" for kind in ("games", "wins", "score")]
-    summed = _sum(client, buckets, len(games), wanted)
-    by_game = {
-        game_name: _plays_of(_pairs(flat)) for game_name, flat in zip(games, summed, strict=True)
-    }
-    return {game_name: plays[name] for game_name, plays in by_game.items() if name in plays}
+    found = client.hmget(keys.key(own_suffix(name)), [field for _, _, field in fields])
+    by_game: dict[str, PlayFigures] = {}
+    for (game_name, kind, _), value in zip(fields, found, strict=True):
+        if value is not None:
+            play = by_game.setdefault(game_name, PlayFigures())
+            setattr(play, kind, getattr(play, kind) + _number(value))
+    return {game_name: play for game_name, play in by_game.items() if play.games}
 
 
 def versus_stats(

@@ -39,6 +39,7 @@ from service.statistics import (
     bucket_suffix,
     game_players_suffix,
     game_suffix,
+    own_suffix,
     pair_field,
     pair_suffix,
     player_bucket_suffix,
@@ -282,6 +283,7 @@ def _count_call(keys: StatsKeys, figures: GameFigures) -> tuple[list[str], list[
     groups = [*_figure_groups(figures), *_pair_groups(figures)]
     for player, play in figures.plays.items():
         groups.append(([player_suffix(player)], _play_increments(figures.game, play)))
+        groups.append(([own_suffix(player)], _own_increments(figures, play)))
     groups.append(([YEARS_SUFFIX], [("i", str(figures.day.year), "1")]))
     suffixes = list(dict.fromkeys(suffix for hashes, _ in groups for suffix in hashes))
     position = {suffix: number for number, suffix in enumerate(suffixes, start=3)}
@@ -295,7 +297,8 @@ def _count_call(keys: StatsKeys, figures: GameFigures) -> tuple[list[str], list[
 def _figure_groups(figures: GameFigures) -> list[Group]:
     """The game's totals, score histogram and plays, each added to the game's all-time hash, to
     its bucket of each period (its day, month, year) for its player count and for all counts,
-    and to the same buckets of each of its players (the games that player played in)."""
+    and to the same buckets (its player count's) of each of its players (the games that player
+    played in)."""
     seats = len(figures.players)
     periods = periods_of(figures.day)
     plays: list[Increment] = []
@@ -315,12 +318,12 @@ def _figure_groups(figures: GameFigures) -> list[Group]:
     for section in SECTIONS:
         hashes = [all_time[section]]
         for period in periods:
-            for count in (seats, ALL_COUNTS):
-                hashes.append(bucket_suffix(figures.game, count, period, section))
-                hashes += [
-                    player_bucket_suffix(figures.game, count, period, section, player)
-                    for player in figures.plays
-                ]
+            hashes.append(bucket_suffix(figures.game, seats, period, section))
+            hashes.append(bucket_suffix(figures.game, ALL_COUNTS, period, section))
+            hashes += [
+                player_bucket_suffix(figures.game, seats, period, section, player)
+                for player in figures.plays
+            ]
         groups.append((hashes, increments[section]))
     return groups
 
@@ -332,6 +335,18 @@ def _play_increments(name: str, play: PlayFigures) -> list[Increment]:
     # A whole score is added as an integer ("n"): cheaper than a float, and exact.
     score_op = "n" if isinstance(play.score, int) else "f"
     increments.append((score_op, f"score:{name}", repr(play.score)))
+    return increments
+
+
+def _own_increments(figures: GameFigures, play: PlayFigures) -> list[Increment]:
+    """A player's own figures in their ``own`` hash, per period, for the game's player count
+    and for all counts: the ``games``, ``wins`` and ``score`` of ``_play_increments``."""
+    increments: list[Increment] = []
+    for period in periods_of(figures.day):
+        for count in (len(figures.players), ALL_COUNTS):
+            for op, kind, amount in _play_increments("", play):
+                field_name = pair_field(figures.game, count, period, kind.removesuffix(":"))
+                increments.append((op, field_name, amount))
     return increments
 
 

@@ -469,23 +469,23 @@ def test_equal_ratings_are_listed_by_name_ascending_across_pages(
 def test_the_buckets_of_all_player_counts_hold_the_sum_over_player_counts(
     real_redis: redis.Redis, key_prefix: str
 ) -> None:
+    """Game buckets (a key per bucket), head to head and a player's own figures (a field per
+    bucket): the figures of ``all`` are those of every player count added up."""
     count_shuffled(real_redis, key_prefix, dated_games())
     dump = every_stats_key(real_redis, key_prefix)
     sums: dict[str, Counter[str]] = {}
     every_count: dict[str, Counter[str]] = {}
     for key, fields in dump.items():
         suffix = key.removeprefix(f"{key_prefix}{{stats}}:")
-        if suffix.startswith(("fig:", "pfig:")):
+        if suffix.startswith("fig:"):
             family, game, count_, rest = suffix.split(":", 3)
-            bucket = f"{family}:{game}:{{n}}:{rest}"
-            totals = {name: float(value) for name, value in fields.items()}
             target = every_count if count_ == "all" else sums
-            target.setdefault(bucket, Counter()).update(totals)
-        elif suffix.startswith("vs:"):
+            bucket = target.setdefault(f"{family}:{game}:{rest}", Counter())
+            bucket.update({name: float(value) for name, value in fields.items()})
+        elif suffix.startswith(("vs:", "own:")):
             for name, value in fields.items():
                 game, count_, rest = name.split(":", 2)
                 target = every_count if count_ == "all" else sums
                 target.setdefault(suffix, Counter())[f"{game}:{rest}"] += float(value)
-    assert sums and every_count == sums
-    assert any(bucket.startswith("pfig:") for bucket in sums)
-    assert any(bucket.startswith("vs:") for bucket in sums)
+    assert every_count == sums
+    assert {bucket.split(":")[0] for bucket in sums} == {"fig", "vs", "own"}
