@@ -197,8 +197,9 @@ def print_stats_query(figures: dict[str, Any]) -> None:
     print(
         f"\n6. Statistics you can query: {figures['games']} finished games of"
         f" {figures['players']} players over a year, counted through the archive job's update"
-        f" path\n   at {fill['games_per_second']:.0f} games/s"
-        f" ({fill['redis_memory_mb']:.0f} MB of Redis); queries through the Flask app in process"
+        f" path\n   at {fill['games_per_second']:.0f} games/s ({fill['seconds']:.0f} s,"
+        f" {fill['redis_memory_mb']:.0f} MB of Redis); queries through the Flask app in process;"
+        f" the figure took {figures['seconds']:.0f} s"
     )
     print(f"   {'':44}{'p50 ms':>9}{'p99 ms':>9}{'p99/health':>12}{'p99/unfiltered':>16}")
     for name, query in figures["queries"].items():

@@ -58,6 +58,7 @@ QUERIES = {
     "/stats/mada?players=3": "/stats/mada?players=3",
     "/stats/mada?player=": "/stats/mada?player=Player%2007",
     "/stats/mada?since&until (a year)": f"/stats/mada?{YEAR}",
+    "/stats/mada?player=&since&until": f"/stats/mada?player=Player%2007&{YEAR}",
     "/stats/mada, all four filters": f"/stats/mada?players=3&player=Player%2007&{YEAR}",
     "/players/{name}/stats?since&until": f"/players/Player%2007/stats?{YEAR}",
     "/players/{a}/versus/{b}?since&until": f"/players/Player%2007/versus/Player%2008?{YEAR}",
@@ -73,6 +74,7 @@ def measure(
     url: str, prefix: str, games: int, archived: int, log: Log, samples: int = 300
 ) -> dict[str, Any]:
     client = redis.Redis.from_url(url, decode_responses=True, socket_timeout=30)
+    figure_began = time.perf_counter()
     try:
         used_before = int(client.info("memory")["used_memory"])
         log(f"   filling the projections with {games} games ...")
@@ -84,6 +86,7 @@ def measure(
         latencies = _time_queries(client, prefix, samples)
         log(f"   rebuilding from {archived} archive files ...")
         rebuild = _time_rebuild(client, prefix + "rebuild:", archived)
+        figure_seconds = time.perf_counter() - figure_began
     finally:
         client.close()
     summaries = {name: latency_summary(values) for name, values in latencies.items()}
@@ -91,6 +94,7 @@ def measure(
     return {
         "games": games,
         "players": len(PLAYERS),
+        "seconds": figure_seconds,
         "fill": {
             "seconds": fill_seconds,
             "games_per_second": games / fill_seconds,
