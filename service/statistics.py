@@ -203,40 +203,24 @@ def game_stats(
     return _game_json(game, totals, scores, _plays_of(plays))
 
 
-def _sum(
-    client: StoreClient, buckets: list[str], sections: int, fields: list[str] | None = None
-) -> list[list[str]]:
-    """Each section's buckets summed field by field (of ``fields`` only, if given)."""
-    summed: list[list[str]] = client.register_script(_SUM_SCRIPT)(
-        keys=buckets, args=[sections, *(fields or [])]
-    )
+def _sum(client: StoreClient, buckets: list[str], sections: int) -> list[list[str]]:
+    """Each section's buckets summed field by field."""
+    summed: list[list[str]] = client.register_script(_SUM_SCRIPT)(keys=buckets, args=[sections])
     return summed
 
 
-# KEYS: the buckets, section by section in turn; ARGV[1]: how many sections; ARGV[2...]: the
-# fields to read of each bucket, or none for every field. The sums of each section's hashes,
-# field by field, as flat [field, value...] lists, values in %.17g (a double read back exactly;
-# counts are whole numbers, exact up to 2^53).
+# KEYS: the buckets, section by section in turn; ARGV[1]: how many sections. The sums of each
+# section's hashes, field by field, as flat [field, value...] lists, values in %.17g (a double
+# read back exactly; counts are whole numbers, exact up to 2^53).
 _SUM_SCRIPT = """
 local sections = tonumber(ARGV[1])
-local wanted = {}
-for f = 2, #ARGV do wanted[#wanted + 1] = ARGV[f] end
 local sums = {}
 for s = 1, sections do sums[s] = {} end
 for i = 1, #KEYS do
     local sum = sums[((i - 1) % sections) + 1]
-    if #wanted == 0 then
-        local flat = redis.call('HGETALL', KEYS[i])
-        for j = 1, #flat, 2 do
-            sum[flat[j]] = (sum[flat[j]] or 0) + tonumber(flat[j + 1])
-        end
-    else
-        local values = redis.call('HMGET', KEYS[i], unpack(wanted))
-        for j = 1, #wanted do
-            if values[j] then
-                sum[wanted[j]] = (sum[wanted[j]] or 0) + tonumber(values[j])
-            end
-        end
+    local flat = redis.call('HGETALL', KEYS[i])
+    for j = 1, #flat, 2 do
+        sum[flat[j]] = (sum[flat[j]] or 0) + tonumber(flat[j + 1])
     end
 end
 local answer = {}
