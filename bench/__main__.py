@@ -1,5 +1,5 @@
-"""``python -m bench [--quick] [--profile] [--cluster | --no-cluster] [--no-peer]``: run the
-measurements, print the report, write JSON."""
+"""``python -m bench [--quick] [--profile] [--cluster | --no-cluster] [--no-peer] [--stats]``:
+run the measurements, print the report, write JSON."""
 
 from __future__ import annotations
 
@@ -47,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
         "--no-peer",
         action="store_true",
         help="skip the eventsourcing + PostgreSQL peer (figure 8; skipped anyway without them)",
+    )
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="9. also: statistics queries on 100,000 games' projections, and the rebuild (minutes)",
     )
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default: {RESULTS}")
     parser.add_argument("--clients", type=int, help="concurrent clients (default 4)")
@@ -135,6 +140,14 @@ def main(argv: list[str] | None = None) -> int:
                 results["followers"] = followers.measure(
                     target, redis_client, settings.name, _log, args.followers
                 )
+            if args.stats:
+                from bench import stats_query
+
+                _log("9. statistics you can query, on a year of a busy server")
+                games, archived = (10_000, 300) if args.quick else (100_000, 2_000)
+                results["stats_query"] = stats_query.measure(
+                    target.url, target.prefix, games, archived, _log
+                )
             if args.profile:
                 from bench import profile_append
 
@@ -159,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         "failover",
         "followers",
         "append_peer",
+        "stats_query",
         "profile",
     )
     results = {key: results[key] for key in order if key in results}

@@ -32,6 +32,7 @@ def print_report(results: dict[str, Any]) -> None:
         ("failover", _print_failover),
         ("followers", _print_followers),
         ("append_peer", _print_append_peer),
+        ("stats_query", print_stats_query),
         ("profile", print_profile),
     )
     for key, printer in sections:
@@ -294,6 +295,28 @@ def _print_append_peer(figures: dict[str, Any]) -> None:
             notes.append(f"errors {side['errors']}")
         notes.append(f"other work on the machine {side['other_cpu_share']:.0%} of its cores")
         print(f"   {name}: " + "; ".join(notes))
+
+
+def print_stats_query(figures: dict[str, Any]) -> None:
+    fill, rebuild = figures["fill"], figures["rebuild"]
+    print(
+        f"\n9. Statistics you can query: {figures['games']} finished games of"
+        f" {figures['players']} players over a year, counted through the archive job's update"
+        f" path\n   at {fill['games_per_second']:.0f} games/s ({fill['seconds']:.0f} s,"
+        f" {fill['redis_memory_mb']:.0f} MB of Redis); queries through the Flask app in process;"
+        f" the figure took {figures['seconds']:.0f} s"
+    )
+    print(f"   {'':44}{'p50 ms':>9}{'p99 ms':>9}{'p99/health':>12}{'p99/unfiltered':>16}")
+    for name, query in figures["queries"].items():
+        print(
+            f"   {name:44}{query['p50_ms']:>9.2f}{query['p99_ms']:>9.2f}"
+            f"{query['p99_over_health']:>11.1f}x{query['p99_over_unfiltered']:>15.1f}x"
+        )
+    print(
+        f"   stats rebuild: {rebuild['games']} archive files of random Mada games"
+        f" ({rebuild['mean_events']:.0f} events each on average) in {rebuild['seconds']:.1f} s:"
+        f" {rebuild['games_per_second']:.0f} games/s"
+    )
     _print_targets_of(figures)
 
 

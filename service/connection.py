@@ -133,7 +133,7 @@ def blocking_client(client: StoreClient, key: str, name: str | None = None) -> r
     waits that must not hold the shared pool's connections; ``name``: its connection's name
     (CLIENT SETNAME), else the shared pool's. Its owner closes it with
     ``reader.connection_pool.disconnect()``."""
-    return redis.Redis(connection_pool=_own_pool(_server_of(client, key), name))
+    return redis.Redis(connection_pool=_own_pool(server_of(client, key), name))
 
 
 def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
@@ -141,7 +141,7 @@ def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
     talks to another: it was made for another key, or the slot moved since (a failover)."""
     if not isinstance(client, RedisCluster):
         return
-    server = _server_of(client, key)
+    server = server_of(client, key)
     wanted = server.connection_pool.connection_kwargs
     current = reader.connection_pool.connection_kwargs
     if (current.get("host"), current.get("port")) != (wanted.get("host"), wanted.get("port")):
@@ -150,8 +150,9 @@ def aim(reader: redis.Redis, client: StoreClient, key: str) -> None:
         previous.disconnect()
 
 
-def _server_of(client: StoreClient, key: str) -> redis.Redis:
-    """The plain client of the server holding ``key``: a cluster's node for its slot."""
+def server_of(client: StoreClient, key: str) -> redis.Redis:
+    """The plain client of the server holding ``key``: a cluster's node for its slot (a cluster
+    client refuses to pipeline scripts; keys of one slot can go to that node in one pipeline)."""
     if isinstance(client, RedisCluster):
         return client.get_redis_connection(client.get_node_from_key(key))
     return client

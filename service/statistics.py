@@ -13,11 +13,35 @@ game, per player), and written once per finished game: one slot holds them well.
 
 - ``:counted`` set: the ids of the games counted, the guard that admits each game once;
 - ``:index`` set: the suffix of every figure key written, so that a rebuild knows what it replaces;
-- ``:game:<game>`` hash: ``games``, ``events``, ``seat:<i>:games``, ``seat:<i>:wins``,
-  ``first:wins``, ``players:<n>:games``, ``players:<n>:winners`` and ``counter:<name>``;
+- ``:game:<game>`` hash: ``events``, ``seat:<i>:wins``, ``first:wins``, ``players:<n>:games``,
+  ``players:<n>:winners`` and ``counter:<name>``. The games, and the games each seat held, are
+  read from ``players:<n>:games`` (a game of n players seats 0 to n - 1): not written, so that
+  every bucket (below) is smaller and cheaper to add to. A win count that stays 0 is not written
+  either (absent reads as 0);
 - ``:game:<game>:scores`` hash: a score (as JSON) -> how many seats ended a game with it;
 - ``:game:<game>:players`` hash: ``games:<player>``, ``wins:<player>``, ``score:<player>``;
 - ``:player:<player>`` hash: ``games:<game>``, ``wins:<game>``, ``score:<game>``.
+
+Those answer the unfiltered queries. The filters (player count, player, days) read the same
+figures kept per bucket: per game, player count ``<n>`` and period ``<p>`` (a UTC day, month or
+year, ``service.stats_periods``), a query summing the buckets it covers. Each game is also added
+to the buckets whose ``<n>`` is ``all`` (every player count): a query without ``players=`` reads
+those, a quarter as many hashes as the per-count ones would be for Mada (not the per-player
+buckets: they would double the writes of a game, which are mostly theirs):
+
+- ``:fig:<game>:<n>:<p>:totals``, ``:scores``, ``:players``: the three hashes above, over the games
+  of that bucket;
+- ``:pfig:<game>:<n>:<p>:<section>:<player>``: the same, over the games of that bucket that
+  ``<player>`` played in (``player=``), ``<n>`` a player count only;
+- ``:own:<player>`` hash: the player's own figures per bucket, ``<game>:<n>:<p>:games``,
+  ``...:wins`` and ``...:score`` (``<n>`` a count or ``all``), for their filtered figures: three
+  fields per bucket where the ``players`` section above holds every co-player's;
+- ``:vs:<["a","b"]>`` hash, one per pair of names (sorted, as JSON): ``<game>:<n>:<p>:games``,
+  ``...:wins:0`` (the first name's wins), ``...:wins:1`` (the second's), for head to head
+  (``<n>`` a player count or ``all`` here too);
+- ``:years`` hash: year -> games finished in it, the years a query may have to cover.
+
+The ratings live under the same root too (``service.ratings``).
 
 Every figure is an integer summed with HINCRBY, exact in any order, so a rebuild that counts the
 games in another order ends with the same figures. Score sums are the exception: HINCRBYFLOAT, so a
@@ -29,11 +53,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from domain import get_game
+from domain import game_names, get_game
+from domain.game import Game
 from service.connection import StoreClient
+from service.stats_periods import DayFilter, periods_covering
 
 # The hash tag every statistics key carries; a rebuild writes under ``{stats}rebuild-<hex>``.
 LIVE_ROOT = "{stats}"
@@ -78,35 +104,172 @@ def player_suffix(name: str) -> str:
     return f"player:{name}"
 
 
-def game_stats(client: StoreClient, prefix: str, game_name: str) -> dict[str, Any]:
-    """The statistics of one game (UnknownGameError if no game has that name); zeros before any
-    game of it finished."""
+SECTIONS = ("totals", "scores", "players")
+
+# The ``<n>`` of the buckets that hold every player count's games.
+ALL_COUNTS = "all"
+
+
+def bucket_suffix(game: str, players: int | str, period: str, section: str) -> str:
+    return f"fig:{game}:{players}:{period}:{section}"
+
+
+def player_bucket_suffix(
+    game: str, players: int | str, period: str, section: str, name: str
+) -> str:
+    # The name last: whatever it holds (colons included), the fixed parts before it tell the
+    # keys of two names apart.
+    return f"pfig:{game}:{players}:{period}:{section}:{name}"
+
+
+def own_suffix(name: str) -> str:
+    return f"own:{name}"
+
+
+def pair_suffix(a: str, b: str) -> str:
+    """The head-to-head hash of two names, whichever order they come in."""
+    return "vs:" + json.dumps(sorted((a, b)), ensure_ascii=False)
+
+
+def pair_field(game: str, players: int | str, period: str, what: str) -> str:
+    return f"{game}:{players}:{period}:{what}"
+
+
+YEARS_SUFFIX = "years"
+
+
+@dataclass(frozen=True)
+class StatsFilter:
+    """The games a query covers: of ``players`` seats, that ``player`` played in, finished in
+    ``days``; None (and an open range) filters nothing. Combined with AND."""
+
+    players: int | None = None
+    player: str | None = None
+    days: DayFilter = field(default_factory=DayFilter)
+
+    @property
+    def empty(self) -> bool:
+        return self.players is None and self.player is None and self.days.open
+
+    @property
+    def count(self) -> str:
+        """The ``<n>`` of the buckets to read: the player count asked for, else ``all``."""
+        return ALL_COUNTS if self.players is None else str(self.players)
+
+    def player_counts(self, game: Game[Any]) -> list[int]:
+        """The ``<n>`` of the per-player buckets to read (they have no ``all``)."""
+        if self.players is not None:
+            return [self.players]
+        return list(range(game.min_players, game.max_players + 1))
+
+
+def game_stats(
+    client: StoreClient, prefix: str, game_name: str, filters: StatsFilter | None = None
+) -> dict[str, Any]:
+    """The statistics of one game over the games ``filters`` lets through (UnknownGameError if
+    no game has that name); zeros when none finished."""
     game = get_game(game_name)
     keys = StatsKeys(prefix)
-    # One transaction: the three hashes are read as one count left them.
-    with client.pipeline(transaction=True) as pipe:
-        pipe.hgetall(keys.key(game_suffix(game_name)))
-        pipe.hgetall(keys.key(scores_suffix(game_name)))
-        pipe.hgetall(keys.key(game_players_suffix(game_name)))
-        totals_raw, scores_raw, players_raw = pipe.execute()
-    totals = {name: int(value) for name, value in totals_raw.items()}
-    games = totals.get("games", 0)
-    plays = _plays_of(players_raw)
+    if filters is None or filters.empty:
+        # One transaction: the three hashes are read as one count left them.
+        with client.pipeline(transaction=True) as pipe:
+            pipe.hgetall(keys.key(game_suffix(game_name)))
+            pipe.hgetall(keys.key(scores_suffix(game_name)))
+            pipe.hgetall(keys.key(game_players_suffix(game_name)))
+            totals_raw, scores_raw, players_raw = pipe.execute()
+        return _game_json(
+            game, _summed([totals_raw]), _summed([scores_raw]), _plays_of(players_raw)
+        )
+    periods = periods_covering(filters.days, _years(client, keys))
+    if filters.player is None:
+        suffixes = [
+            bucket_suffix(game_name, filters.count, period, section)
+            for period in periods
+            for section in SECTIONS
+        ]
+    else:
+        suffixes = [
+            player_bucket_suffix(game_name, players, period, section, filters.player)
+            for players in filters.player_counts(game)
+            for period in periods
+            for section in SECTIONS
+        ]
+    buckets = [keys.key(suffix) for suffix in suffixes]
+    if not buckets:
+        return _game_json(game, {}, {}, {})
+    # Summed by Redis, in one script: dozens of buckets come back as three hashes.
+    summed = _sum(client, buckets, len(SECTIONS))
+    totals, scores, plays = (_summed([_pairs(flat)]) for flat in summed)
+    return _game_json(game, totals, scores, _plays_of(plays))
+
+
+def _sum(client: StoreClient, buckets: list[str], sections: int) -> list[list[str]]:
+    """Each section's buckets summed field by field."""
+    summed: list[list[str]] = client.register_script(_SUM_SCRIPT)(keys=buckets, args=[sections])
+    return summed
+
+
+# KEYS: the buckets, section by section in turn; ARGV[1]: how many sections. The sums of each
+# section's hashes, field by field, as flat [field, value...] lists, values in %.17g (a double
+# read back exactly; counts are whole numbers, exact up to 2^53).
+_SUM_SCRIPT = """
+local sections = tonumber(ARGV[1])
+local sums = {}
+for s = 1, sections do sums[s] = {} end
+for i = 1, #KEYS do
+    local sum = sums[((i - 1) % sections) + 1]
+    local flat = redis.call('HGETALL', KEYS[i])
+    for j = 1, #flat, 2 do
+        sum[flat[j]] = (sum[flat[j]] or 0) + tonumber(flat[j + 1])
+    end
+end
+local answer = {}
+for s = 1, sections do
+    local flat = {}
+    for name, value in pairs(sums[s]) do
+        flat[#flat + 1] = name
+        flat[#flat + 1] = string.format('%.17g', value)
+    end
+    answer[s] = flat
+end
+return answer
+"""
+
+
+def _pairs(flat: list[str]) -> dict[str, str]:
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _game_json(
+    game: Game[Any],
+    totals_summed: Mapping[str, Number],
+    scores: Mapping[str, Number],
+    plays: Mapping[str, PlayFigures],
+) -> dict[str, Any]:
+    totals = {name: int(value) for name, value in totals_summed.items()}
+    # Games of n players, by n: they give the games, and the games each seat held.
+    by_count = {
+        int(name.split(":")[1]): value
+        for name, value in totals.items()
+        if name.startswith("players:") and name.endswith(":games")
+    }
+    games = sum(by_count.values())
+    seats = max(by_count, default=0)
+    games_by_seat = [
+        sum(value for count, value in by_count.items() if count > seat) for seat in range(seats)
+    ]
     counters = {
         name.removeprefix("counter:"): value
         for name, value in sorted(totals.items())
         if name.startswith("counter:")
     }
-    seats = 1 + max(
-        (int(name.split(":")[1]) for name in totals if name.startswith("seat:")), default=-1
-    )
     return {
-        "game": game_name,
+        "game": game.name,
         "games": games,
         "wins": {player: play.wins for player, play in plays.items()},
         "win_rate": {player: _ratio(play.wins, play.games) for player, play in plays.items()},
         "players": {player: _play_json(play) for player, play in plays.items()},
-        "scores": _scores_json(scores_raw),
+        "scores": _scores_json(scores),
         "length": {
             "mean_events": _ratio(totals.get("events", 0), games),
             **{
@@ -119,15 +282,22 @@ def game_stats(client: StoreClient, prefix: str, game_name: str) -> dict[str, An
             "first_player_win_rate": _ratio(totals.get("first:wins", 0), games),
             "expected_win_rate": _expected_win_rate(totals, games),
             "wins_by_seat": [totals.get(f"seat:{seat}:wins", 0) for seat in range(seats)],
-            "games_by_seat": [totals.get(f"seat:{seat}:games", 0) for seat in range(seats)],
+            "games_by_seat": games_by_seat,
         },
         "extras": game.stats_summary(counters, games),
     }
 
 
-def player_stats(client: StoreClient, prefix: str, name: str) -> dict[str, Any]:
-    """A player's statistics over every game; zeros for a name that never finished a game."""
-    by_game = _plays_of(client.hgetall(StatsKeys(prefix).key(player_suffix(name))))
+def player_stats(
+    client: StoreClient, prefix: str, name: str, filters: StatsFilter | None = None
+) -> dict[str, Any]:
+    """A player's statistics over every game (of those ``filters`` lets through: its ``player``
+    is not read); zeros for a name that never finished a game."""
+    keys = StatsKeys(prefix)
+    if filters is None or (filters.players is None and filters.days.open):
+        by_game = _plays_of(client.hgetall(keys.key(player_suffix(name))))
+    else:
+        by_game = _filtered_plays(client, keys, name, filters)
     overall = PlayFigures()
     for play in by_game.values():
         overall.games += play.games
@@ -140,13 +310,92 @@ def player_stats(client: StoreClient, prefix: str, name: str) -> dict[str, Any]:
     }
 
 
-def _plays_of(fields: Mapping[str, str]) -> dict[str, PlayFigures]:
+def _filtered_plays(
+    client: StoreClient, keys: StatsKeys, name: str, filters: StatsFilter
+) -> dict[str, PlayFigures]:
+    """The player's own figures per game, summed over the buckets the filters cover: one HMGET
+    of their ``own`` hash."""
+    periods = periods_covering(filters.days, _years(client, keys))
+    fields = [
+        (game_name, kind, pair_field(game_name, filters.count, period, kind))
+        for game_name in game_names()
+        for period in periods
+        for kind in ("games", "wins", "score")
+    ]
+    if not fields:
+        return {}
+    found = client.hmget(keys.key(own_suffix(name)), [field for _, _, field in fields])
+    by_game: dict[str, PlayFigures] = {}
+    for (game_name, kind, _), value in zip(fields, found, strict=True):
+        if value is not None:
+            play = by_game.setdefault(game_name, PlayFigures())
+            setattr(play, kind, getattr(play, kind) + _number(value))
+    return {game_name: play for game_name, play in by_game.items() if play.games}
+
+
+def versus_stats(
+    client: StoreClient,
+    prefix: str,
+    a: str,
+    b: str,
+    filters: StatsFilter,
+    game_name: str | None = None,
+) -> dict[str, Any]:
+    """Head to head: the finished games both ``a`` and ``b`` played (of ``game_name`` only, if
+    given), with each one's wins; a shared victory is a win for each."""
+    keys = StatsKeys(prefix)
+    names = sorted((a, b))
+    wins_field = {a: f"wins:{names.index(a)}", b: f"wins:{names.index(b)}"}
+    periods = periods_covering(filters.days, _years(client, keys))
+    games = [game_name] if game_name is not None else list(game_names())
+    fields: list[tuple[str, str]] = []
+    for name in games:
+        for period in periods:
+            for what in ("games", wins_field[a], wins_field[b]):
+                fields.append((name, pair_field(name, filters.count, period, what)))
+    found = (
+        client.hmget(keys.key(pair_suffix(a, b)), [field for _, field in fields]) if fields else []
+    )
+    sums: dict[str, list[int]] = {name: [0, 0, 0] for name in games}
+    for number, ((name, _), value) in enumerate(zip(fields, found, strict=True)):
+        sums[name][number % 3] += int(value or 0)
+    by_game = {
+        name: {"games": games_, "wins": {a: wins_a, b: wins_b}}
+        for name, (games_, wins_a, wins_b) in sums.items()
+        if games_
+    }
+    return {
+        "players": [a, b],
+        "games": sum(figures["games"] for figures in by_game.values()),
+        "wins": {
+            a: sum(figures["wins"][a] for figures in by_game.values()),
+            b: sum(figures["wins"][b] for figures in by_game.values()),
+        },
+        "by_game": by_game,
+    }
+
+
+def _years(client: StoreClient, keys: StatsKeys) -> list[int]:
+    return sorted(int(year) for year in client.hkeys(keys.key(YEARS_SUFFIX)))
+
+
+def _summed(hashes: list[Mapping[str, str]]) -> dict[str, Number]:
+    """Field by field, the sum of hashes of counts (and of score sums)."""
+    total: dict[str, Number] = {}
+    for fields in hashes:
+        for name, value in fields.items():
+            total[name] = total.get(name, 0) + _number(value)
+    return total
+
+
+def _plays_of(fields: Mapping[str, str | Number]) -> dict[str, PlayFigures]:
     """``games:<name>``, ``wins:<name>``, ``score:<name>`` fields, gathered by name (sorted)."""
     plays: dict[str, PlayFigures] = {}
     for field_name, value in sorted(fields.items()):
         kind, _, name = field_name.partition(":")
         if kind in _PLAY_FIELDS:
-            setattr(plays.setdefault(name, PlayFigures()), kind, _number(value))
+            number = _number(value) if isinstance(value, str) else value
+            setattr(plays.setdefault(name, PlayFigures()), kind, number)
     return plays
 
 
@@ -162,7 +411,7 @@ def _play_json(play: PlayFigures) -> dict[str, Any]:
     }
 
 
-def _scores_json(histogram: Mapping[str, str]) -> dict[str, Any]:
+def _scores_json(histogram: Mapping[str, Number]) -> dict[str, Any]:
     counts = sorted(((json.loads(score), int(seats)) for score, seats in histogram.items()))
     total: Number = sum(score * seats for score, seats in counts)
     return {

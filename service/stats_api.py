@@ -1,26 +1,45 @@
-"""GET /stats/{game} and GET /players/{name}/stats: the statistics of finished games.
+"""The statistics of finished games: GET /stats/{game}, /players/{name}/stats,
+/players/{a}/versus/{b}, /ratings/{game} and /players/{name}/ratings/{game}/history.
 
-The figures are projections the archive job keeps in Redis (``workers.stats``); a view only reads
-them. Errors are raised, as everywhere: an unknown game is a 404, like an unknown game id.
+The figures and ratings are projections the archive job keeps in Redis (``workers.stats``,
+``workers.ratings``); a view only reads them, through the read models (``service.statistics``,
+``service.ratings``). Errors are raised, as everywhere: a game named in the path that does not
+exist is a 404, like an unknown game id; a malformed filter is a 400.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import redis
 from flask import current_app
 from flask.views import MethodView
 
+from domain import get_game
 from domain.errors import UnknownGameError
 from service.api import RETRY_AFTER, ApiBlueprint
-from service.errors import NotFoundError
+from service.errors import InvalidRequestError, NotFoundError
 from service.jsonio import json_response
+from service.ratings import leaderboard, player_ratings, rating_history
+from service.requests import ascii_int
 from service.schemas import ErrorSchema
-from service.statistics import game_stats, player_stats
-from service.stats_schemas import GameStatsSchema, PlayerStatsSchema
+from service.statistics import StatsFilter, game_stats, player_stats, versus_stats
+from service.stats_schemas import (
+    GameStatsQuerySchema,
+    GameStatsSchema,
+    PlayerStatsQuerySchema,
+    PlayerStatsWithRatingsSchema,
+    RatingHistorySchema,
+    RatingsQuerySchema,
+    RatingsSchema,
+    VersusQuerySchema,
+    VersusSchema,
+    days_of,
+)
 
-stats = ApiBlueprint("stats", __name__, description="Statistics of finished games")
+stats = ApiBlueprint("stats", __name__, description="Statistics and ratings of finished games")
+T = TypeVar("T")
 
 
 def _redis() -> tuple[redis.Redis, str]:
@@ -28,30 +47,131 @@ def _redis() -> tuple[redis.Redis, str]:
     return client, current_app.config["KEY_PREFIX"]
 
 
+def _errors(*statuses: int) -> Callable[[T], T]:
+    """The contract's error body for the statuses a view can answer, plus 429 and 503."""
+    descriptions = {
+        400: "invalid_request: a malformed filter",
+        404: "not_found: no game of that name",
+    }
+
+    def decorate(view: T) -> T:
+        for status in statuses:
+            view = stats.alt_response(status, schema=ErrorSchema, description=descriptions[status])(
+                view
+            )
+        view = stats.alt_response(
+            503, schema=ErrorSchema, description="unavailable", headers=RETRY_AFTER
+        )(view)
+        return stats.alt_response(
+            429, schema=ErrorSchema, description="rate_limited", headers=RETRY_AFTER
+        )(view)
+
+    return decorate
+
+
+def _path_game(name: str) -> None:
+    """A game named in the path: no such game is a 404, not a malformed request."""
+    try:
+        get_game(name)
+    except UnknownGameError as error:
+        raise NotFoundError(error.message, error.details) from None
+
+
+def _filters(query: dict[str, Any], game: str | None = None) -> StatsFilter:
+    players = query.get("players")
+    if game is not None and players is not None:
+        rules = get_game(game)
+        if not rules.min_players <= players <= rules.max_players:
+            raise InvalidRequestError(
+                f"{game} is played by {rules.min_players} to {rules.max_players} players,"
+                f" not {players}",
+                {"players": "out of range"},
+            )
+    return StatsFilter(players=players, player=query.get("player"), days=days_of(query))
+
+
 @stats.route("/stats/<game>")
 class GameStats(MethodView):
+    @stats.arguments(GameStatsQuerySchema, location="query")
     @stats.response(200, GameStatsSchema)
-    @stats.alt_response(404, schema=ErrorSchema, description="not_found: no game of that name")
-    @stats.alt_response(503, schema=ErrorSchema, description="unavailable", headers=RETRY_AFTER)
-    @stats.alt_response(429, schema=ErrorSchema, description="rate_limited", headers=RETRY_AFTER)
-    def get(self, game: str) -> Any:
+    @_errors(400, 404)
+    def get(self, query: dict[str, Any], game: str) -> Any:
         """Aggregates over the finished games of one game: wins and win rates per player,
-        scores, length, seat advantage and the game's own figures (zeros before the first)."""
+        scores, length, seat advantage and the game's own figures (zeros before the first).
+        Filters, combined with AND, narrow the games counted: ``players``, ``player``,
+        ``since`` and ``until`` (UTC dates of ``finished_at``, both inclusive)."""
+        _path_game(game)
         client, prefix = _redis()
-        try:
-            return json_response(game_stats(client, prefix, game))
-        except UnknownGameError as error:
-            # /stats/<game> names a resource: no such game is a 404, not a malformed request.
-            raise NotFoundError(error.message, error.details) from None
+        return json_response(game_stats(client, prefix, game, _filters(query, game)))
 
 
 @stats.route("/players/<name>/stats")
 class PlayerStats(MethodView):
-    @stats.response(200, PlayerStatsSchema)
-    @stats.alt_response(503, schema=ErrorSchema, description="unavailable", headers=RETRY_AFTER)
-    @stats.alt_response(429, schema=ErrorSchema, description="rate_limited", headers=RETRY_AFTER)
-    def get(self, name: str) -> Any:
+    @stats.arguments(PlayerStatsQuerySchema, location="query")
+    @stats.response(200, PlayerStatsWithRatingsSchema)
+    @_errors(400)
+    def get(self, query: dict[str, Any], name: str) -> Any:
         """A player's figures over every finished game, in all and per game (zeros for a name
-        that has finished no game: players are names, not registered accounts)."""
+        that has finished no game: players are names, not registered accounts), narrowed by
+        ``players``, ``since`` and ``until``; and their current rating in each game."""
         client, prefix = _redis()
-        return json_response(player_stats(client, prefix, name))
+        figures = player_stats(client, prefix, name, _filters(query))
+        return json_response({**figures, "ratings": player_ratings(client, prefix, name)})
+
+
+@stats.route("/players/<a>/versus/<b>")
+class Versus(MethodView):
+    @stats.arguments(VersusQuerySchema, location="query")
+    @stats.response(200, VersusSchema)
+    @_errors(400)
+    def get(self, query: dict[str, Any], a: str, b: str) -> Any:
+        """Head to head: the finished games both ``a`` and ``b`` played, and each one's wins in
+        them (a shared victory counts for each), in all and per game; filtered by ``game``,
+        ``players``, ``since`` and ``until``."""
+        if a == b:
+            raise InvalidRequestError(
+                "head to head takes two different names", {"b": "the same name as a"}
+            )
+        game = query.get("game")
+        if game is not None:
+            get_game(game)  # an unknown game in the query is a 400 (UnknownGameError)
+        client, prefix = _redis()
+        return json_response(versus_stats(client, prefix, a, b, _filters(query, game), game))
+
+
+@stats.route("/ratings/<game>")
+class Ratings(MethodView):
+    @stats.arguments(RatingsQuerySchema, location="query")
+    @stats.response(200, RatingsSchema)
+    @_errors(400, 404)
+    def get(self, query: dict[str, Any], game: str) -> Any:
+        """The players' OpenSkill (Plackett-Luce) ratings in one game, best ``rating`` first
+        (``mu - 3 * sigma``), paginated by cursor."""
+        _path_game(game)
+        given = query.get("cursor") or None
+        offset = ascii_int(given) if given is not None else 0
+        if offset is None:
+            raise InvalidRequestError(
+                "cursor must be a next_cursor this endpoint returned", {"cursor": "invalid"}
+            )
+        client, prefix = _redis()
+        page, following = leaderboard(client, prefix, game, query["limit"], offset)
+        return json_response(
+            {
+                "ratings": page,
+                "next_cursor": str(following) if following is not None else None,
+            }
+        )
+
+
+@stats.route("/players/<name>/ratings/<game>/history")
+class RatingHistory(MethodView):
+    @stats.response(200, RatingHistorySchema)
+    @_errors(404)
+    def get(self, name: str, game: str) -> Any:
+        """The player's rating after each of their finished games of ``game``, oldest first
+        (empty for a name never rated in it): the points of a rating-over-time plot."""
+        _path_game(game)
+        client, prefix = _redis()
+        history = rating_history(client, prefix, name, game)
+        return json_response({"player": name, "game": game, "history": history})

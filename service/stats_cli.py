@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +20,8 @@ def stats() -> None:
 
 @stats.command(short_help="Recompute the statistics from the archive files.")
 def rebuild() -> None:
-    """Recompute every statistic from the archive files alone, and swap them in at once."""
+    """Recompute every statistic from the archive files alone, ratings included, and swap them
+    in at once; say how many games it counted, and how fast."""
     from workers.stats import StatsError, rebuild_stats
 
     config = load_config()
@@ -27,6 +29,7 @@ def rebuild() -> None:
     # A plain Redis or a cluster: the statistics' keys share one slot, the rebuild works on either.
     client = connect(url, decode_responses=True)
     archive_dir = config["ARCHIVE_DIR"]
+    began = time.perf_counter()
     try:
         games = rebuild_stats(client, config["KEY_PREFIX"], archive_dir, progress=_bar)
     except StatsError as error:
@@ -34,7 +37,11 @@ def rebuild() -> None:
         raise click.ClickException(str(error)) from error
     finally:
         close(client)
-    click.echo(f"{games} finished games counted from {archive_dir}")
+    seconds = time.perf_counter() - began
+    click.echo(
+        f"{games} finished games counted from {archive_dir} in {seconds:.1f} s"
+        f" ({games / seconds if seconds else 0:.0f} games/s)"
+    )
 
 
 def _bar(paths: list[Path]) -> Iterator[Path]:

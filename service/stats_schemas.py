@@ -1,12 +1,90 @@
-"""Marshmallow schemas of the statistics' bodies: they write the OpenAPI document of /stats.
+"""Marshmallow schemas of the statistics: their filters, which they load, and their bodies,
+which they only describe (for the OpenAPI document of /stats, /players and /ratings).
 
-The bodies are built by ``workers.stats`` (``game_stats``, ``player_stats``); these schemas only
-describe them. Rates are fractions from 0 to 1, and 0 when there is nothing to divide by.
+The bodies are built by the read models (``service.statistics``, ``service.ratings``). Rates are
+fractions from 0 to 1, and 0 when there is nothing to divide by.
 """
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+import re
+from datetime import date
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from service.requests import QueryInteger
+from service.schemas import CURSOR_PATTERN
+from service.stats_periods import DayFilter
+
+# The most seats a filter may name: more than any game seats, few enough to stay a count.
+MAX_PLAYERS_FILTER = 100
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class Day(fields.String):
+    """A UTC date written ``YYYY-MM-DD``, and only so."""
+
+    default_error_messages = {"invalid": "Not a date written YYYY-MM-DD (e.g. 2025-05-01)."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        # The pattern documents the form; _deserialize checks it (validators would see a date).
+        documented = {"format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+        super().__init__(metadata={**documented, **kwargs.pop("metadata", {})}, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        if not _DAY.fullmatch(text):
+            raise self.make_error("invalid")
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            raise self.make_error("invalid") from None
+
+
+class PlayerStatsQuerySchema(Schema):
+    """The filters of a player's statistics; combined with AND, each left out filters nothing."""
+
+    players = QueryInteger(
+        validate=validate.Range(min=1, max=MAX_PLAYERS_FILTER),
+        metadata={"description": "only games of this many players"},
+    )
+    since = Day(metadata={"description": "only games finished on this UTC date or later"})
+    until = Day(metadata={"description": "only games finished on this UTC date or earlier"})
+
+    @validates_schema
+    def _since_before_until(self, data: dict[str, Any], **kwargs: Any) -> None:
+        since, until = data.get("since"), data.get("until")
+        if since is not None and until is not None and since > until:
+            raise ValidationError("since is after until: no day is in that range", "since")
+
+
+class GameStatsQuerySchema(PlayerStatsQuerySchema):
+    player = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "only games this name played in"},
+    )
+
+
+class VersusQuerySchema(PlayerStatsQuerySchema):
+    game = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "only games of this game (mada, madcala, sifaka)"},
+    )
+
+
+class RatingsQuerySchema(Schema):
+    limit = QueryInteger(validate=validate.Range(min=1, max=100), load_default=20)
+    cursor = fields.String(
+        validate=validate.Regexp(
+            CURSOR_PATTERN, error="not a next_cursor this endpoint returned (digits), nor empty"
+        ),
+        metadata={"description": "a next_cursor this endpoint returned; empty for the first page"},
+    )
+
+
+def days_of(query: dict[str, Any]) -> DayFilter:
+    return DayFilter(query.get("since"), query.get("until"))
 
 
 class PlayerFiguresSchema(Schema):
@@ -86,4 +164,71 @@ class PlayerStatsSchema(PlayerFiguresSchema):
         keys=fields.String(),
         values=fields.Nested(PlayerFiguresSchema),
         metadata={"description": "game -> the player's figures in it"},
+    )
+
+
+class RatingSchema(Schema):
+    rating = fields.Float(metadata={"description": "mu - 3 * sigma: what the board ranks by"})
+    mu = fields.Float(metadata={"description": "the estimated skill (25 for a new player)"})
+    sigma = fields.Float(metadata={"description": "how uncertain mu is (25/3 for a new player)"})
+    games = fields.Integer(metadata={"description": "games rated"})
+
+
+class PlayerStatsWithRatingsSchema(PlayerStatsSchema):
+    ratings = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(RatingSchema),
+        metadata={
+            "description": "game -> the player's current rating in it (all their games,"
+            " whatever the filters)"
+        },
+    )
+
+
+class RatedPlayerSchema(RatingSchema):
+    player = fields.String(metadata={"example": "Ana"})
+
+
+class RatingsSchema(Schema):
+    ratings = fields.List(
+        fields.Nested(RatedPlayerSchema), metadata={"description": "best rating first"}
+    )
+    next_cursor = fields.String(
+        allow_none=True,
+        metadata={"description": "the cursor of the next page; null after the last"},
+    )
+
+
+class RatingPointSchema(RatingSchema):
+    finished_at = fields.String(metadata={"description": "when the game finished"})
+    game_id = fields.String(metadata={"description": "the game after which the rating stood"})
+
+
+class RatingHistorySchema(Schema):
+    player = fields.String(metadata={"example": "Ana"})
+    game = fields.String(metadata={"example": "mada"})
+    history = fields.List(
+        fields.Nested(RatingPointSchema),
+        metadata={"description": "the rating after each of the player's games, oldest first"},
+    )
+
+
+class PairWinsSchema(Schema):
+    games = fields.Integer(metadata={"description": "finished games both played"})
+    wins = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "name -> wins in those games (a shared victory counts for each)",
+            "example": {"Ana": 3, "Ben": 2},
+        },
+    )
+
+
+class VersusSchema(PairWinsSchema):
+    players = fields.List(fields.String(), metadata={"example": ["Ana", "Ben"]})
+    by_game = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(PairWinsSchema),
+        metadata={"description": "game -> the same figures over its games (games they met in)"},
     )

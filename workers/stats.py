@@ -16,6 +16,7 @@ import math
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -26,18 +27,28 @@ from domain.errors import TabletapeError
 from service.archive import Archive, events_of, read_document
 from service.audit import Audit, replay_record
 from service.chain import LEGACY_FORMAT
-from service.connection import StoreClient
+from service.connection import StoreClient, server_of
 from service.statistics import (
+    ALL_COUNTS,
     LIVE_ROOT,
+    SECTIONS,
+    YEARS_SUFFIX,
     Number,
     PlayFigures,
     StatsKeys,
+    bucket_suffix,
     game_players_suffix,
     game_suffix,
+    own_suffix,
+    pair_field,
+    pair_suffix,
+    player_bucket_suffix,
     player_suffix,
     scores_suffix,
 )
+from service.stats_periods import finished_day, periods_of
 from service.store import GameRecord
+from workers import ratings
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +74,16 @@ class GameFigures:
     scores: dict[str, int]
     # Player name -> their plays, wins and score in this game.
     plays: dict[str, PlayFigures] = field(default_factory=dict)
+    # The game as the filters, head to head and ratings see it: names in seat order, the
+    # winning seats, each seat's score, and when it finished.
+    players: tuple[str, ...] = ()
+    winners: tuple[int, ...] = ()
+    seat_scores: tuple[Number, ...] = ()
+    finished_at: str = ""
+
+    @property
+    def day(self) -> date:
+        return finished_day(self.finished_at)
 
 
 def replay_states(header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]]) -> list[Any]:
@@ -92,17 +113,18 @@ def figures_of(
     scores = [_checked_score(record.id, score) for score in result["scores"]]
     first = game.first_player(final)
 
+    # The games, and the games each seat held, are told by players:<n>:games (see
+    # service.statistics); a win count is written only when there is a win.
     totals = {
-        "games": 1,
         "events": len(bodies),
-        "first:wins": int(first in winners),
         # Per player count, for the win rate a seat would have if no seat had an advantage.
         f"players:{seats}:games": 1,
         f"players:{seats}:winners": len(winners),
     }
-    for seat in range(seats):
-        totals[f"seat:{seat}:games"] = 1
-        totals[f"seat:{seat}:wins"] = int(seat in winners)
+    if first in winners:
+        totals["first:wins"] = 1
+    for seat in sorted(winners):
+        totals[f"seat:{seat}:wins"] = 1
     for name, value in game.stats_counters(bodies, states).items():
         if not isinstance(value, int) or isinstance(value, bool):
             raise StatsError(f"{game.name} counter {name!r} must be an integer, got {value!r}")
@@ -117,7 +139,25 @@ def figures_of(
         play.games += 1
         play.wins += int(seat in winners)
         play.score += score
-    return GameFigures(record.id, record.game, totals, histogram, plays)
+    if not record.finished_at:
+        raise StatsError(f"game {record.id} has no finished_at: its day cannot be told")
+    try:
+        finished_day(record.finished_at)
+    except ValueError as error:
+        raise StatsError(
+            f"game {record.id} has a finished_at that is not a date: {error}"
+        ) from None
+    return GameFigures(
+        record.id,
+        record.game,
+        totals,
+        histogram,
+        plays,
+        players=tuple(record.players),
+        winners=tuple(sorted(winners)),
+        seat_scores=tuple(scores),
+        finished_at=record.finished_at,
+    )
 
 
 def _checked_score(game_id: str, score: Any) -> Number:
@@ -132,19 +172,40 @@ def _checked_score(game_id: str, score: Any) -> Number:
 
 # Adds one game's figures unless its id is already in the counted set: the guard and the increments
 # are one script, so a crash or a second run can never count a game twice, nor half of it.
-# KEYS: counted set, index set, then the figure hashes. ARGV: the game id, the suffixes of the
-# figure hashes (for the index), then quadruples (hash number in KEYS, "i" or "f", field, amount).
+# KEYS: counted set, index set, then the figure hashes (their suffixes go to the index). ARGV: the
+# game id, then the groups as JSON (one argument: far cheaper to send than hundreds): a group is
+# [the hashes' numbers in KEYS, [[op, field, amount], ...]], each increment added to every hash of
+# the group: op "i" a count, "n" a whole score, "f" a float one. A game adds the same figures to
+# many buckets: sent once, not per bucket.
 _COUNT_SCRIPT = """
+-- Decoded before the first write: a script that fails midway keeps what it wrote.
+local groups = cjson.decode(ARGV[2])
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+local suffix_at = #KEYS[2] - #'index' + 1
+local suffixes = {}
 for k = 3, #KEYS do
-    redis.call('SADD', KEYS[2], ARGV[k - 1])
+    suffixes[#suffixes + 1] = string.sub(KEYS[k], suffix_at)
 end
-for i = #KEYS, #ARGV, 4 do
-    local key = KEYS[tonumber(ARGV[i])]
-    if ARGV[i + 1] == 'f' then
-        redis.call('HINCRBYFLOAT', key, ARGV[i + 2], ARGV[i + 3])
-    else
-        redis.call('HINCRBY', key, ARGV[i + 2], ARGV[i + 3])
+-- One SADD for them all: a command per key costs more than the work it does.
+redis.call('SADD', KEYS[2], unpack(suffixes))
+for _, group in ipairs(groups) do
+    for _, number in ipairs(group[1]) do
+        local key = KEYS[number]
+        for _, increment in ipairs(group[2]) do
+            local op, name, amount = increment[1], increment[2], increment[3]
+            if op == 'f' then
+                redis.call('HINCRBYFLOAT', key, name, amount)
+            elseif op == 'n' then
+                -- A whole score: as an integer, unless a float score made the sum a float
+                -- (HINCRBY then refuses, changing nothing).
+                local added = redis.pcall('HINCRBY', key, name, amount)
+                if type(added) == 'table' and added.err then
+                    redis.call('HINCRBYFLOAT', key, name, amount)
+                end
+            else
+                redis.call('HINCRBY', key, name, amount)
+            end
+        end
     end
 end
 return 1
@@ -158,33 +219,156 @@ def count_game(
     bodies: Sequence[Mapping[str, Any]],
     states: Sequence[Any],
 ) -> bool:
-    """Add a finished game's figures once; False if it was counted already."""
-    return _count(client, StatsKeys(prefix), figures_of(record, bodies, states))
+    """Add a finished game's figures once, and rate it once (``workers.ratings``); False if its
+    figures were counted already. Each of the two steps is atomic and guarded on its own, so a
+    job killed between them and run again completes the second and repeats neither."""
+    return count_figures(client, prefix, figures_of(record, bodies, states))
+
+
+def count_figures(client: StoreClient, prefix: str, figures: GameFigures) -> bool:
+    """``count_game`` once the game's figures are known (the benchmark feeds it made-up ones)."""
+    keys = StatsKeys(prefix)
+    counted = _count(client, keys, figures)
+    ratings.rate_game(client, keys, ratings.rated_game_of(figures))
+    return counted
+
+
+def count_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> int:
+    """``count_figures`` for many games in two round trips (how the benchmark fills its
+    projections): their figures (``count_many_figures``), then their ratings in one MULTI per
+    game type (``workers.ratings.rate_games``). The number of games whose figures were not
+    counted already."""
+    counted = count_many_figures(client, prefix, batch)
+    rate_many(client, prefix, batch)
+    return counted
+
+
+def count_many_figures(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> int:
+    """The figures of many games in one pipeline, each game still its own guarded script call."""
+    keys = StatsKeys(prefix)
+    # Every statistics key is in {stats}'s slot: on a cluster, one node takes the whole batch.
+    server = server_of(client, keys.counted)
+    script = server.register_script(_COUNT_SCRIPT)
+    with server.pipeline(transaction=False) as pipe:
+        for figures in batch:
+            hashes, args = _count_call(keys, figures)
+            script(keys=hashes, args=args, client=pipe)
+        return sum(map(bool, pipe.execute()))
+
+
+def rate_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> None:
+    """The ratings of many games, one MULTI per game type; a game rated already is left alone."""
+    keys = StatsKeys(prefix)
+    by_game: dict[str, list[ratings.RatedGame]] = {}
+    for figures in batch:
+        by_game.setdefault(figures.game, []).append(ratings.rated_game_of(figures))
+    for rated in by_game.values():
+        ratings.rate_games(client, keys, rated)
+
+
+# (op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT, "n" HINCRBY unless the sum is a
+# float already (score sums only).
+Increment = tuple[str, str, str]
+# The same increments, added to each of these hashes (by suffix).
+Group = tuple[list[str], list[Increment]]
 
 
 def _count(client: StoreClient, keys: StatsKeys, figures: GameFigures) -> bool:
-    # (suffix, op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT (score sums only).
-    increments: list[tuple[str, str, str, str]] = []
-    for total, increment in figures.totals.items():
-        increments.append((game_suffix(figures.game), "i", total, str(increment)))
-    for score, seats in figures.scores.items():
-        increments.append((scores_suffix(figures.game), "i", score, str(seats)))
+    hashes, args = _count_call(keys, figures)
+    return bool(client.register_script(_COUNT_SCRIPT)(keys=hashes, args=args))
+
+
+def _count_call(keys: StatsKeys, figures: GameFigures) -> tuple[list[str], list[str]]:
+    """The KEYS and ARGV of the count script for one game."""
+    groups = [*_figure_groups(figures), *_pair_groups(figures)]
     for player, play in figures.plays.items():
-        for suffix, name in (
-            (game_players_suffix(figures.game), player),
-            (player_suffix(player), figures.game),
-        ):
-            increments.append((suffix, "i", f"games:{name}", str(play.games)))
-            increments.append((suffix, "i", f"wins:{name}", str(play.wins)))
-            increments.append((suffix, "f", f"score:{name}", repr(play.score)))
-    suffixes = list(dict.fromkeys(suffix for suffix, *_ in increments))
+        groups.append(([player_suffix(player)], _play_increments(figures.game, play)))
+        groups.append(([own_suffix(player)], _own_increments(figures, play)))
+    groups.append(([YEARS_SUFFIX], [("i", str(figures.day.year), "1")]))
+    suffixes = list(dict.fromkeys(suffix for hashes, _ in groups for suffix in hashes))
     position = {suffix: number for number, suffix in enumerate(suffixes, start=3)}
-    args = [figures.game_id, *suffixes]
-    for suffix, op, field_name, amount in increments:
-        args += [str(position[suffix]), op, field_name, amount]
-    script = client.register_script(_COUNT_SCRIPT)
-    counted = script(keys=[keys.counted, keys.index, *map(keys.key, suffixes)], args=args)
-    return bool(counted)
+    encoded = [
+        ([position[suffix] for suffix in hashes], increments) for hashes, increments in groups
+    ]
+    args = [figures.game_id, json.dumps(encoded, ensure_ascii=False)]
+    return [keys.counted, keys.index, *map(keys.key, suffixes)], args
+
+
+def _figure_groups(figures: GameFigures) -> list[Group]:
+    """The game's totals, score histogram and plays, each added to the game's all-time hash, to
+    its bucket of each period (its day, month, year) for its player count and for all counts,
+    and to the same buckets (its player count's) of each of its players (the games that player
+    played in)."""
+    seats = len(figures.players)
+    periods = periods_of(figures.day)
+    plays: list[Increment] = []
+    for player, play in figures.plays.items():
+        plays += _play_increments(player, play)
+    increments = {
+        "totals": [("i", total, str(amount)) for total, amount in figures.totals.items()],
+        "scores": [("i", score, str(seats_)) for score, seats_ in figures.scores.items()],
+        "players": plays,
+    }
+    all_time = {
+        "totals": game_suffix(figures.game),
+        "scores": scores_suffix(figures.game),
+        "players": game_players_suffix(figures.game),
+    }
+    groups: list[Group] = []
+    for section in SECTIONS:
+        hashes = [all_time[section]]
+        for period in periods:
+            hashes.append(bucket_suffix(figures.game, seats, period, section))
+            hashes.append(bucket_suffix(figures.game, ALL_COUNTS, period, section))
+            hashes += [
+                player_bucket_suffix(figures.game, seats, period, section, player)
+                for player in figures.plays
+            ]
+        groups.append((hashes, increments[section]))
+    return groups
+
+
+def _play_increments(name: str, play: PlayFigures) -> list[Increment]:
+    increments = [("i", f"games:{name}", str(play.games))]
+    if play.wins:
+        increments.append(("i", f"wins:{name}", str(play.wins)))
+    # A whole score is added as an integer ("n"): cheaper than a float, and exact.
+    score_op = "n" if isinstance(play.score, int) else "f"
+    increments.append((score_op, f"score:{name}", repr(play.score)))
+    return increments
+
+
+def _own_increments(figures: GameFigures, play: PlayFigures) -> list[Increment]:
+    """A player's own figures in their ``own`` hash, per period, for the game's player count
+    and for all counts: the ``games``, ``wins`` and ``score`` of ``_play_increments``."""
+    increments: list[Increment] = []
+    for period in periods_of(figures.day):
+        for count in (len(figures.players), ALL_COUNTS):
+            for op, kind, amount in _play_increments("", play):
+                field_name = pair_field(figures.game, count, period, kind.removesuffix(":"))
+                increments.append((op, field_name, amount))
+    return increments
+
+
+def _pair_groups(figures: GameFigures) -> list[Group]:
+    """Head to head: per pair of names in the game, one game in each period, and each one's
+    win."""
+    won = {figures.players[seat] for seat in figures.winners}
+    names = sorted(set(figures.players))
+    seats = len(figures.players)
+    groups: list[Group] = []
+    for first, a in enumerate(names):
+        for b in names[first + 1 :]:
+            increments: list[Increment] = []
+            for period in periods_of(figures.day):
+                for count in (seats, ALL_COUNTS):
+                    increments.append(("i", pair_field(figures.game, count, period, "games"), "1"))
+                    for number, name in enumerate((a, b)):
+                        if name in won:
+                            field_name = pair_field(figures.game, count, period, f"wins:{number}")
+                            increments.append(("i", field_name, "1"))
+            groups.append(([pair_suffix(a, b)], increments))
+    return groups
 
 
 # --- rebuilding from the archive ---------------------------------------------------------------
@@ -198,9 +382,14 @@ def rebuild_stats(
     archive = Archive(archive_dir)
     rebuilt = StatsKeys(prefix, f"{LIVE_ROOT}rebuild-{uuid.uuid4().hex}")
     paths = list(archive)
+    rated: list[ratings.RatedGame] = []
     try:
         for path in progress(paths) if progress is not None else paths:
-            _count(client, rebuilt, _figures_of_file(path))
+            figures = _figures_of_file(path)
+            _count(client, rebuilt, figures)
+            rated.append(ratings.rated_game_of(figures))
+        # The ratings once every game is known: each game type replayed in finish order.
+        ratings.rebuild_ratings(lambda: client.pipeline(transaction=False), rebuilt, rated)
         return _swap_in(client, archive, StatsKeys(prefix), rebuilt)
     finally:
         # After a swap nothing is left there; after a failure, the live figures stay untouched.
@@ -291,7 +480,9 @@ def _count_late(
                 "game %s is counted but not in the archive: the rebuild leaves it out", game_id
             )
             continue
-        _count(client, rebuilt, _figures_of_file(archive.path(game_id), document))
+        figures = _figures_of_file(archive.path(game_id), document)
+        _count(client, rebuilt, figures)
+        ratings.rate_game(client, rebuilt, ratings.rated_game_of(figures))
 
 
 def _drop(client: StoreClient, keys: StatsKeys) -> None:

@@ -12,11 +12,12 @@ from typing import Any
 from unittest import mock
 
 from service.store import EventStore
-from workers import archive, stats
+from workers import archive, ratings, stats
 
 
 def archive_then_hang(game_id: str, *, hang_before: str, marker: str, **job_args: Any) -> str:
-    """The real archive job, hanging when it is about to ``hang_before`` ("count" or "mark")."""
+    """The real archive job, hanging when it is about to ``hang_before`` ("count", "rate" or
+    "mark")."""
 
     def hang(*args: Any, **kwargs: Any) -> None:
         Path(marker).write_text("reached")
@@ -24,6 +25,7 @@ def archive_then_hang(game_id: str, *, hang_before: str, marker: str, **job_args
 
     target = {
         "count": mock.patch.object(stats, "count_game", hang),
+        "rate": mock.patch.object(ratings, "rate_game", hang),
         "mark": mock.patch.object(EventStore, "mark_archived", hang),
     }[hang_before]
     with target:

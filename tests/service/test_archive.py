@@ -130,7 +130,7 @@ def test_enqueueing_and_archiving_twice_counts_the_game_once(
     assert games_counted(client) == 1
 
 
-@pytest.mark.parametrize("hang_before", ["count", "mark"])
+@pytest.mark.parametrize("hang_before", ["count", "rate", "mark"])
 def test_a_worker_killed_mid_job_then_rerun_archives_and_counts_once(
     app: Flask, client: FlaskClient, store_url: str, key_prefix: str, archive_dir: Path,
     tmp_path: Path, hang_before: str,
@@ -163,12 +163,16 @@ def test_a_worker_killed_mid_job_then_rerun_archives_and_counts_once(
         os.killpg(worker.pid, signal.SIGKILL)  # the worker and its work horse, outright
         worker.wait()
     assert client.get(f"/games/{game['id']}").json["status"] == "finished"
-    assert games_counted(client) == (1 if hang_before == "mark" else 0)
+    assert games_counted(client) == (0 if hang_before == "count" else 1)
+    assert len(client.get("/ratings/mada").json["ratings"]) == (2 if hang_before == "mark" else 0)
 
     again = run_cli(env, "worker", "--burst")  # its start re-enqueues the unarchived game
     assert again.returncode == 0, again.stderr
     assert client.get(f"/games/{game['id']}").json["status"] == "archived"
     assert games_counted(client) == 1
+    # Rated once: each of the two players has one game rated.
+    rated = client.get("/ratings/mada").json["ratings"]
+    assert sorted((row["player"], row["games"]) for row in rated) == [("Ana", 1), ("Ben", 1)]
 
 
 def test_a_game_finished_while_no_worker_runs_is_archived_after_reconcile(

@@ -36,8 +36,11 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/games/{game_id}/export", "get"): {401, 404, 429, 503},
     ("/games/{game_id}/stream", "get"): {400, 401, 404, 429, 503},
     ("/games/import", "post"): {400, 413, 422, 429, 503},
-    ("/stats/{game}", "get"): {404, 429, 503},
-    ("/players/{name}/stats", "get"): {429, 503},
+    ("/stats/{game}", "get"): {400, 404, 429, 503},
+    ("/players/{name}/stats", "get"): {400, 429, 503},
+    ("/players/{a}/versus/{b}", "get"): {400, 429, 503},
+    ("/ratings/{game}", "get"): {400, 404, 429, 503},
+    ("/players/{name}/ratings/{game}/history", "get"): {404, 429, 503},
     ("/health", "get"): {429, 503},
 }
 
@@ -62,6 +65,16 @@ PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
         ("query", "from"), ("query", "last_event_id"), ("header", "Last-Event-ID"),
         ("header", "Authorization"),
     },
+    ("/stats/{game}", "get"): {
+        ("query", "players"), ("query", "player"), ("query", "since"), ("query", "until"),
+    },
+    ("/players/{name}/stats", "get"): {
+        ("query", "players"), ("query", "since"), ("query", "until"),
+    },
+    ("/players/{a}/versus/{b}", "get"): {
+        ("query", "players"), ("query", "since"), ("query", "until"), ("query", "game"),
+    },
+    ("/ratings/{game}", "get"): {("query", "limit"), ("query", "cursor")},
 }  # fmt: skip
 
 WITH_BODY = {("/games", "post"), ("/games/{game_id}/events", "post"), ("/games/import", "post")}

@@ -186,7 +186,12 @@ def every_stats_key(client: redis.Redis, prefix: str) -> dict[str, Any]:
     dump: dict[str, Any] = {}
     for key in sorted(client.scan_iter(match=f"{prefix}{{stats}}*", count=1000)):
         kind = client.type(key)
-        dump[key] = client.hgetall(key) if kind == "hash" else sorted(client.smembers(key))
+        if kind == "hash":
+            dump[key] = client.hgetall(key)
+        elif kind == "zset":
+            dump[key] = client.zrange(key, 0, -1, withscores=True)
+        else:
+            dump[key] = sorted(client.smembers(key))
     return dump
 
 
@@ -239,11 +244,12 @@ def test_figures_of_one_game_are_what_it_adds() -> None:
     result = played.record.result
     assert result is not None
     figures = figures_of(played.record, played.bodies, played.states)
-    assert figures.totals["games"] == 1
+    # One game of three players (its games and its seats' are read from it); wins only if won.
+    assert figures.totals["players:3:games"] == 1
     assert figures.totals["events"] == len(played.events)
     assert figures.totals["players:3:winners"] == len(result["winners"])
-    assert figures.totals["first:wins"] == int(1 in result["winners"])
-    assert [figures.totals[f"seat:{seat}:wins"] for seat in range(3)] == [
+    assert figures.totals.get("first:wins", 0) == int(1 in result["winners"])
+    assert [figures.totals.get(f"seat:{seat}:wins", 0) for seat in range(3)] == [
         int(seat in result["winners"]) for seat in range(3)
     ]
     assert figures.totals["counter:rounds"] == played.states[-1].round
@@ -530,8 +536,10 @@ def test_get_stats_of_a_player(http: FlaskClient, real_redis: redis.Redis, key_p
     name = "Zoé: the 2nd"
     response = http.get(f"/players/{name}/stats")
     assert response.status_code == 200
-    assert response.get_json() == player_stats(real_redis, key_prefix, name)
-    assert response.get_json()["player"] == name
+    body = response.get_json()
+    assert body.pop("ratings").keys() == {"mada"}
+    assert body == player_stats(real_redis, key_prefix, name)
+    assert body["player"] == name
 
 
 def test_a_player_without_finished_games_has_zeros(http: FlaskClient) -> None:
@@ -544,6 +552,7 @@ def test_a_player_without_finished_games_has_zeros(http: FlaskClient) -> None:
         "win_rate": 0.0,
         "mean_score": 0.0,
         "by_game": {},
+        "ratings": {},
     }
 
 
@@ -552,5 +561,7 @@ def test_the_openapi_document_describes_the_statistics(http: FlaskClient) -> Non
     assert "/stats/{game}" in document["paths"]
     assert "/players/{name}/stats" in document["paths"]
     schemas = document["components"]["schemas"]
-    assert {"GameStats", "PlayerStats", "SeatAdvantage"} <= set(schemas)
+    assert {"GameStats", "PlayerStatsWithRatings", "SeatAdvantage", "Ratings", "Versus"} <= set(
+        schemas
+    )
     assert "404" in document["paths"]["/stats/{game}"]["get"]["responses"]

@@ -1,0 +1,139 @@
+"""The ratings' read model: where each game's OpenSkill ratings lie in Redis, and their JSON.
+
+``workers.ratings`` writes them, once per finished game, in the order games finished; the API
+only reads them, through this module. Keys, under the statistics' root (``<prefix>{stats}``, see
+``service.statistics``), per game ``<g>``:
+
+- ``ratings:<g>:order`` sorted set: game id -> its ``finished_at`` in microseconds since the epoch.
+  Redis orders equal scores by member, so the set's order is the finish order: ``finished_at``,
+  then id. A game's presence is also the guard that rates it once.
+- ``ratings:<g>:games`` hash: game id -> JSON of what its rating used and gave, seat by seat:
+  ``{"finished_at", "players", "ranks", "before", "after"}``, ``before``/``after`` as
+  ``[mu, sigma, games]``. The inputs let a game archived late be put back in its place and the
+  games after it rated again; ``after`` is each player's rating history.
+- ``ratings:<g>:current`` hash: player -> JSON ``[mu, sigma, games]`` after their latest game.
+- ``ratings:<g>:board`` sorted set: player -> ``-(mu - 3 * sigma)``, the leaderboard: negated,
+  so that read from the lowest score up it is best first and, as Redis orders equal scores by
+  member, equal ratings by name ascending.
+- ``ratings:<g>:played:<player>`` sorted set: the player's game ids, scored as in ``order``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from domain import game_names, get_game
+from service.connection import StoreClient
+from service.statistics import StatsKeys
+
+# A player's rating as kept: mu, sigma and the number of games rated.
+Rating = tuple[float, float, int]
+
+
+def order_suffix(game: str) -> str:
+    return f"ratings:{game}:order"
+
+
+def games_suffix(game: str) -> str:
+    return f"ratings:{game}:games"
+
+
+def current_suffix(game: str) -> str:
+    return f"ratings:{game}:current"
+
+
+def board_suffix(game: str) -> str:
+    return f"ratings:{game}:board"
+
+
+def played_suffix(game: str, player: str) -> str:
+    return f"ratings:{game}:played:{player}"
+
+
+def conservative(mu: float, sigma: float) -> float:
+    """The rating shown and ranked by: a skill the player very likely has at least."""
+    return mu - 3 * sigma
+
+
+def board_score(mu: float, sigma: float) -> float:
+    """A player's score on the board: the rating negated (see the module's docstring)."""
+    return -conservative(mu, sigma)
+
+
+def rating_json(rating: Rating) -> dict[str, Any]:
+    mu, sigma, games = rating
+    return {"rating": conservative(mu, sigma), "mu": mu, "sigma": sigma, "games": games}
+
+
+def leaderboard(
+    client: StoreClient, prefix: str, game_name: str, limit: int, offset: int
+) -> tuple[list[dict[str, Any]], int | None]:
+    """One page of a game's ratings, best first (equal ratings by name, ascending), and the
+    offset of the next page (None after the last). UnknownGameError for no such game."""
+    get_game(game_name)
+    keys = StatsKeys(prefix)
+    board = keys.key(board_suffix(game_name))
+    with client.pipeline(transaction=True) as pipe:
+        pipe.zrange(board, offset, offset + limit - 1)
+        pipe.zcard(board)
+        names, total = pipe.execute()
+    ratings = _ratings_of(client, keys, game_name, names)
+    page = [{"player": name, **rating_json(ratings[name])} for name in names if name in ratings]
+    following = offset + limit
+    return page, following if following < total else None
+
+
+def player_ratings(client: StoreClient, prefix: str, name: str) -> dict[str, dict[str, Any]]:
+    """The player's current rating in each game they have been rated in."""
+    keys = StatsKeys(prefix)
+    with client.pipeline(transaction=True) as pipe:
+        for game in game_names():
+            pipe.hget(keys.key(current_suffix(game)), name)
+        found = pipe.execute()
+    return {
+        game: rating_json(_rating(raw))
+        for game, raw in zip(game_names(), found, strict=True)
+        if raw is not None
+    }
+
+
+def rating_history(
+    client: StoreClient, prefix: str, name: str, game_name: str
+) -> list[dict[str, Any]]:
+    """The player's rating after each of their games of ``game_name``, in finish order."""
+    get_game(game_name)
+    keys = StatsKeys(prefix)
+    ids: list[str] = client.zrange(keys.key(played_suffix(game_name, name)), 0, -1)
+    if not ids:
+        return []
+    history = []
+    for game_id, raw in zip(ids, client.hmget(keys.key(games_suffix(game_name)), ids), strict=True):
+        if raw is None:
+            continue
+        rated = json.loads(raw)
+        # The player's last seat: a name holds one seat per game, by the contract.
+        seat = len(rated["players"]) - 1 - rated["players"][::-1].index(name)
+        history.append(
+            {"finished_at": rated["finished_at"], "game_id": game_id}
+            | rating_json(_rating_of_list(rated["after"][seat]))
+        )
+    return history
+
+
+def _ratings_of(
+    client: StoreClient, keys: StatsKeys, game_name: str, names: list[str]
+) -> dict[str, Rating]:
+    if not names:
+        return {}
+    found = client.hmget(keys.key(current_suffix(game_name)), names)
+    return {name: _rating(raw) for name, raw in zip(names, found, strict=True) if raw is not None}
+
+
+def _rating(raw: str) -> Rating:
+    return _rating_of_list(json.loads(raw))
+
+
+def _rating_of_list(values: list[Any]) -> Rating:
+    mu, sigma, games = values
+    return float(mu), float(sigma), int(games)

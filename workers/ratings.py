@@ -1,0 +1,283 @@
+"""OpenSkill ratings of finished games: rated once each, in the order the games finished.
+
+Plackett-Luce with its default parameters, one player per team. A game's ranks are its winners
+first (rank 1, shared), then the other seats by score, higher first, equal scores sharing a rank
+(every game shipped scores so that more is better: Mada's pears, Sifaka's points, Madcala's
+health left).
+
+The order matters: a rating update depends on the ratings before it. The archive jobs of two
+games may run in either order, so a game is put in its place by its ``finished_at`` (then id),
+and when it lands before games already rated, those are rated again after it, from the inputs
+each game keeps (``service.ratings`` lists the keys). The update is computed here in Python and
+written in one MULTI under WATCH of the game's order: two workers never interleave, a conflict is
+retried, and a game already in the order is never rated twice. ``replay`` is the one place the
+model is applied, for the live updates and the rebuild alike, so both give the same floats.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+import redis
+from openskill.models import PlackettLuce
+
+from service.connection import StoreClient
+from service.ratings import (
+    Rating,
+    board_score,
+    board_suffix,
+    current_suffix,
+    games_suffix,
+    order_suffix,
+    played_suffix,
+)
+from service.statistics import Number, StatsKeys
+
+if TYPE_CHECKING:
+    from workers.stats import GameFigures
+
+MODEL = PlackettLuce()
+NEW_PLAYER: Rating = (MODEL.mu, MODEL.sigma, 0)
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """What rating one game takes: who sat where, how each seat ranked, and when it ended."""
+
+    game: str
+    game_id: str
+    finished_at: str
+    players: tuple[str, ...]
+    ranks: tuple[int, ...]
+
+    @property
+    def order(self) -> tuple[int, str]:
+        return finish_order(self.finished_at), self.game_id
+
+
+def finish_order(finished_at: str) -> int:
+    """``finished_at`` in whole microseconds since the epoch: exact as a sorted set's score."""
+    moment = datetime.fromisoformat(finished_at)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def ranks_of(winners: Iterable[int], scores: Sequence[Number]) -> tuple[int, ...]:
+    """Rank 1 for every winner; then the other seats by score, the highest first, equal scores
+    sharing a rank."""
+    won = set(winners)
+    others = sorted({score for seat, score in enumerate(scores) if seat not in won}, reverse=True)
+    first_after_winners = 2 if won else 1
+    rank_of_score = {score: first_after_winners + place for place, score in enumerate(others)}
+    return tuple(1 if seat in won else rank_of_score[score] for seat, score in enumerate(scores))
+
+
+def rated_game_of(figures: GameFigures) -> RatedGame:
+    return RatedGame(
+        game=figures.game,
+        game_id=figures.game_id,
+        finished_at=figures.finished_at,
+        players=figures.players,
+        ranks=ranks_of(figures.winners, figures.seat_scores),
+    )
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One game rated: its players' ratings before and after it, seat by seat."""
+
+    game: RatedGame
+    before: list[Rating]
+    after: list[Rating]
+
+
+def replay(
+    games: Iterable[RatedGame], start: Mapping[str, Rating]
+) -> tuple[list[Replayed], dict[str, Rating]]:
+    """Rate ``games`` in the order given, from the ratings ``start`` holds (a new player's
+    default otherwise); every game rated, and the ratings after the last."""
+    ratings = dict(start)
+    replayed = []
+    for game in games:
+        before = [ratings.get(player, NEW_PLAYER) for player in game.players]
+        teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
+        rated = MODEL.rate(teams, ranks=list(game.ranks))
+        after = [
+            (team[0].mu, team[0].sigma, games + 1)
+            for team, (_, _, games) in zip(rated, before, strict=True)
+        ]
+        for player, rating in zip(game.players, after, strict=True):
+            ratings[player] = rating
+        replayed.append(Replayed(game, before, after))
+    return replayed, ratings
+
+
+# --- in Redis ----------------------------------------------------------------------------------
+
+
+def rate_game(client: StoreClient, keys: StatsKeys, game: RatedGame) -> bool:
+    """Rate one finished game in its place in the finish order; False if it was rated already."""
+    return bool(rate_games(client, keys, [game]))
+
+
+def rate_games(client: StoreClient, keys: StatsKeys, games: Sequence[RatedGame]) -> int:
+    """Rate finished games of one game type, each in its place in the finish order, in one
+    MULTI (the benchmark's fill sends hundreds at once); how many were not rated already."""
+    if not games:
+        return 0
+    order_key = keys.key(order_suffix(games[0].game))
+    while True:
+        with client.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(order_key)
+                found = pipe.zmscore(order_key, [game.game_id for game in games])
+                new = {
+                    game.game_id: game for game, at in zip(games, found, strict=True) if at is None
+                }
+                if not new:
+                    pipe.unwatch()
+                    return 0
+                fresh = sorted(new.values(), key=lambda one: one.order)
+                later = _rated_after(pipe, keys, fresh[0])
+                start = _ratings_before(pipe, keys, fresh, later)
+                in_order = sorted([*fresh, *(old for old, _ in later)], key=lambda one: one.order)
+                replayed, ratings = replay(in_order, start)
+                pipe.multi()
+                write_replayed(pipe, keys, fresh[0].game, replayed, ratings)
+                pipe.execute()
+                return len(fresh)
+            except redis.WatchError:
+                continue
+
+
+def _rated_after(
+    pipe: Any, keys: StatsKeys, game: RatedGame
+) -> list[tuple[RatedGame, list[Rating]]]:
+    """The games already rated that finished after ``game``, in order, each with the ratings
+    its players had before it."""
+    score = finish_order(game.finished_at)
+    candidates = pipe.zrangebyscore(
+        keys.key(order_suffix(game.game)), score, "+inf", withscores=True
+    )
+    ids = [game_id for game_id, at in candidates if (int(at), game_id) > (score, game.game_id)]
+    if not ids:
+        return []
+    found = pipe.hmget(keys.key(games_suffix(game.game)), ids)
+    later = []
+    for game_id, raw in zip(ids, found, strict=True):
+        kept = json.loads(raw)
+        rated = RatedGame(
+            game.game, game_id, kept["finished_at"], tuple(kept["players"]), tuple(kept["ranks"])
+        )
+        later.append((rated, [_rating(values) for values in kept["before"]]))
+    return later
+
+
+def _ratings_before(
+    pipe: Any,
+    keys: StatsKeys,
+    fresh: Sequence[RatedGame],
+    later: list[tuple[RatedGame, list[Rating]]],
+) -> dict[str, Rating]:
+    """Every rating the replay from the first of ``fresh`` on starts from. Nothing in the order
+    changes before it: a player's rating there is the ``before`` of their first rated game after
+    it, or, if they have none, their current rating (their latest game is before it)."""
+    start: dict[str, Rating] = {}
+    for rated, before in later:
+        for player, rating in zip(rated.players, before, strict=True):
+            start.setdefault(player, rating)
+    missing = sorted({player for game in fresh for player in game.players} - set(start))
+    if missing:
+        found = pipe.hmget(keys.key(current_suffix(fresh[0].game)), missing)
+        for player, raw in zip(missing, found, strict=True):
+            if raw is not None:
+                start[player] = _rating(json.loads(raw))
+    return start
+
+
+def write_replayed(
+    pipe: Any,
+    keys: StatsKeys,
+    game_name: str,
+    replayed: Sequence[Replayed],
+    ratings: Mapping[str, Rating],
+) -> None:
+    """Queue the writes of rated games (new or rated again) and of the ratings they leave."""
+    order, board = order_suffix(game_name), board_suffix(game_name)
+    games, current = games_suffix(game_name), current_suffix(game_name)
+    if not replayed:
+        return
+    at = {one.game.game_id: finish_order(one.game.finished_at) for one in replayed}
+    pipe.zadd(keys.key(order), at)
+    pipe.hset(keys.key(games), mapping={one.game.game_id: _kept_json(one) for one in replayed})
+    played_by: dict[str, list[str]] = {}
+    for one in replayed:
+        for player in one.game.players:
+            played_by.setdefault(player, []).append(one.game.game_id)
+    touched = sorted(played_by)
+    pipe.hset(
+        keys.key(current),
+        mapping={player: json.dumps(list(ratings[player])) for player in touched},
+    )
+    pipe.zadd(
+        keys.key(board),
+        {player: board_score(ratings[player][0], ratings[player][1]) for player in touched},
+    )
+    for player, ids in played_by.items():
+        pipe.zadd(
+            keys.key(played_suffix(game_name, player)), {game_id: at[game_id] for game_id in ids}
+        )
+    # The rebuild's swap renames exactly the keys the index names.
+    pipe.sadd(
+        keys.index,
+        order,
+        board,
+        games,
+        current,
+        *(played_suffix(game_name, player) for player in touched),
+    )
+
+
+def _kept_json(one: Replayed) -> str:
+    return json.dumps(
+        {
+            "finished_at": one.game.finished_at,
+            "players": list(one.game.players),
+            "ranks": list(one.game.ranks),
+            "before": [list(rating) for rating in one.before],
+            "after": [list(rating) for rating in one.after],
+        },
+        ensure_ascii=False,
+    )
+
+
+def _rating(values: Sequence[Any]) -> Rating:
+    mu, sigma, games = values
+    return float(mu), float(sigma), int(games)
+
+
+def rebuild_ratings(
+    pipe_factory: Any, keys: StatsKeys, games: Iterable[RatedGame], chunk: int = 500
+) -> None:
+    """Rate every game anew from nothing, each game type in finish order, into ``keys``
+    (a rebuild's root, which nobody else writes): the same replay as the live updates."""
+    by_game: dict[str, list[RatedGame]] = {}
+    for game in games:
+        by_game.setdefault(game.game, []).append(game)
+    for game_name, rated in sorted(by_game.items()):
+        replayed, _ = replay(sorted(rated, key=lambda one: one.order), {})
+        # Written in chunks, each with the ratings as they stand after its last game.
+        ratings: dict[str, Rating] = {}
+        for first in range(0, len(replayed), chunk):
+            part = replayed[first : first + chunk]
+            for one in part:
+                ratings.update(zip(one.game.players, one.after, strict=True))
+            with pipe_factory() as pipe:
+                write_replayed(pipe, keys, game_name, part, ratings)
+                pipe.execute()
