@@ -28,11 +28,9 @@ class Day(fields.String):
     default_error_messages = {"invalid": "Not a date written YYYY-MM-DD (e.g. 2025-05-01)."}
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            validate=validate.Regexp(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
-            metadata={"format": "date", **kwargs.pop("metadata", {})},
-            **kwargs,
-        )
+        # The pattern documents the form; _deserialize checks it (validators would see a date).
+        documented = {"format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+        super().__init__(metadata={**documented, **kwargs.pop("metadata", {})}, **kwargs)
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         text = super()._deserialize(value, attr, data, **kwargs)
