@@ -19,6 +19,7 @@ from service.errors import InvalidRequestError
 from service.statistics import StatsFilter, game_stats, versus_stats
 from service.stats_api import _filters as api_filters
 
+FILTERS_FAIL = "These filters cannot be applied"
 # How many opponents a player's page shows head to head.
 USUAL_OPPONENTS = 5
 
@@ -46,8 +47,11 @@ def loaded_query(sent: Mapping[str, str], schema: Schema, failing: str) -> dict[
 def page_filters(sent: Mapping[str, str], schema: Schema, game: str | None = None) -> StatsFilter:
     """The filters ``sent``, read and checked as the API reads and checks them:
     InvalidRequestError, with a message to show, for a malformed one."""
-    query = loaded_query(sent, schema, "These filters cannot be applied")
-    return api_filters(query, game)
+    query = loaded_query(sent, schema, FILTERS_FAIL)
+    try:
+        return api_filters(query, game)
+    except InvalidRequestError as error:  # a seat count the game is not played by
+        raise InvalidRequestError(f"{FILTERS_FAIL}: {error.message}", error.details) from None
 
 
 def filter_words(filters: StatsFilter) -> str:
