@@ -13,22 +13,32 @@ the browser.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import redis
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from domain import game_names, get_game
 from domain.errors import UnknownGameError
+from domain.game import Game
 from domain.madcala.catalog import DEFAULT_CATALOG, SPACE_EFFECTS
 from domain.viewers import PUBLIC
 from service.chain import seed_commitment
-from service.errors import NotFoundError
+from service.errors import InvalidRequestError, NotFoundError
 from service.games import GameService
+from service.plots import bar_plot, line_plot, shown_number
+from service.ratings import leaderboard, player_ratings, rating_history
 from service.requests import ascii_int
-from service.statistics import game_stats
+from service.statistics import game_stats, player_stats
+from service.stats_pages import (
+    filter_words,
+    head_to_head,
+    loaded_query,
+    page_filters,
+    sent_filters,
+)
+from service.stats_schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, RatingsQuerySchema
 from service.store import DamagedRecordError, GameRecord
 
 pages = Blueprint(
@@ -355,24 +365,61 @@ def recorder(game_id: str) -> str:
 
 
 # Statistics ------------------------------------------------------------------------------------
-@pages.route("/stats/<game>/view")
-def stats_view(game: str) -> str:
+def _store() -> tuple[redis.Redis, str]:
     client: redis.Redis = current_app.extensions["tabletape.redis"]
+    return client, current_app.config["KEY_PREFIX"]
+
+
+def _known_game(name: str) -> Game[Any]:
+    """The game a statistics page names in its path: no such game is a 404 page."""
     try:
-        figures = game_stats(client, current_app.config["KEY_PREFIX"], game)
+        return get_game(name)
     except UnknownGameError as error:
         raise NotFoundError(error.message, error.details) from None
+
+
+Page = str | tuple[str, int]
+
+
+@pages.route("/stats/<game>/view")
+def stats_view(game: str) -> Page:
+    """A game's statistics as plots, over the games the filters (the API's) let through."""
+    rules = _known_game(game)
+    sent = sent_filters(request.args, GameStatsQuerySchema())
+    form = {
+        "sent": sent,
+        "seat_counts": list(range(rules.min_players, rules.max_players + 1)),
+        "with_player": True,
+    }
+    try:
+        filters = page_filters(sent, GameStatsQuerySchema(), game)
+    except InvalidRequestError as error:
+        return render_template("stats.html", game=game, form=form, error=error), 400
+    client, prefix = _store()
+    figures = game_stats(client, prefix, game, filters)
+    # A player's link keeps the filters their page takes too.
+    carried = {name: value for name, value in sent.items() if name != "player"}
+    return render_template(
+        "stats.html",
+        game=game,
+        form=form,
+        filtered=filter_words(filters),
+        carried=carried,
+        figures=figures,
+        **stats_plots(figures),
+    )
+
+
+def stats_plots(figures: dict[str, Any]) -> dict[str, Any]:
+    """The three plots of a game's statistics, and its players best first."""
     seats = figures["seat_advantage"]
     score_bars = [
         (_score_label(score), count) for score, count in figures["scores"]["distribution"].items()
     ]
     seat_bars = [(f"seat {seat}", wins) for seat, wins in enumerate(seats["wins_by_seat"])]
     length_bars = [(_length_label(name), value) for name, value in figures["length"].items()]
-    return render_template(
-        "stats.html",
-        game=game,
-        figures=figures,
-        score_plot=bar_plot(
+    return {
+        "score_plot": bar_plot(
             score_bars,
             x_title="final score",
             y_title="seats",
@@ -381,7 +428,7 @@ def stats_view(game: str) -> str:
             )
             or "no game finished yet",
         ),
-        seat_plot=bar_plot(
+        "seat_plot": bar_plot(
             seat_bars,
             x_title="seat",
             y_title="wins",
@@ -392,19 +439,97 @@ def stats_view(game: str) -> str:
             )
             or "no game finished yet",
         ),
-        length_plot=bar_plot(
+        "length_plot": bar_plot(
             length_bars,
             x_title="mean per game",
             y_title="",
             horizontal=True,
-            summary="; ".join(f"{label}: {_number(value)}" for label, value in length_bars),
+            summary="; ".join(f"{label}: {shown_number(value)}" for label, value in length_bars),
         ),
-        players=sorted(figures["players"].items(), key=lambda item: (-item[1]["wins"], item[0])),
+        "players": sorted(figures["players"].items(), key=lambda item: (-item[1]["wins"], item[0])),
+    }
+
+
+@pages.route("/ratings/<game>/view")
+def ratings_view(game: str) -> Page:
+    """A game's leaderboard: GET /ratings/{game}, paged by its cursor."""
+    _known_game(game)
+    sent = sent_filters(request.args, RatingsQuerySchema())
+    try:
+        query = loaded_query(
+            sent, RatingsQuerySchema(), "This page of the leaderboard cannot be shown"
+        )
+    except InvalidRequestError as error:
+        return render_template("ratings.html", game=game, error=error), 400
+    limit, offset = query["limit"], int(query.get("cursor") or 0)
+    kept = {"limit": limit} if "limit" in sent else {}
+    client, prefix = _store()
+    board, following = leaderboard(client, prefix, game, limit, offset)
+    return render_template(
+        "ratings.html",
+        game=game,
+        board=[{"rank": offset + number, **row} for number, row in enumerate(board, start=1)],
+        next_page=url_for("pages.ratings_view", game=game, cursor=following, **kept)
+        if following is not None
+        else None,
+        first_page=url_for("pages.ratings_view", game=game, **kept) if offset else None,
     )
 
 
+@pages.route("/players/<path:name>/view")
+def player_view(name: str) -> Page:
+    """A player's figures per game, ratings, usual opponents and rating over time."""
+    sent = sent_filters(request.args, PlayerStatsQuerySchema())
+    form = {"sent": sent, "seat_counts": _every_seat_count(), "with_player": False}
+    try:
+        filters = page_filters(sent, PlayerStatsQuerySchema())
+    except InvalidRequestError as error:
+        return render_template("player.html", name=name, form=form, error=error), 400
+    client, prefix = _store()
+    ratings = player_ratings(client, prefix, name)
+    return render_template(
+        "player.html",
+        name=name,
+        form=form,
+        filtered=filter_words(filters),
+        figures=player_stats(client, prefix, name, filters),
+        ratings=ratings,
+        duels=head_to_head(client, prefix, name, filters),
+        histories={
+            game: rating_plot(rating_history(client, prefix, name, game)) for game in ratings
+        },
+    )
+
+
+def _every_seat_count() -> list[int]:
+    rules = [get_game(name) for name in game_names()]
+    return list(range(min(r.min_players for r in rules), max(r.max_players for r in rules) + 1))
+
+
+def rating_plot(history: list[dict[str, Any]]) -> dict[str, Any]:
+    """A player's rating after each of their games of one game, as a line plot."""
+    points = [(point["finished_at"], point["rating"]) for point in history]
+    ratings = [rating for _, rating in points]
+    summary = (
+        f"{_count(len(points), 'game')} rated: {shown_number(round(ratings[0], 2))} after the"
+        f" first, {shown_number(round(ratings[-1], 2))} after the last, highest"
+        f" {shown_number(round(max(ratings), 2))}"
+        if points
+        else "no game rated"
+    )
+    plot = line_plot(points, x_title="games rated, oldest first", y_title="rating", summary=summary)
+    # Each point names the game after which the rating stood.
+    for number, (shape, point) in enumerate(zip(plot["points"], history, strict=True), start=1):
+        shape["game_id"] = point["game_id"]
+        shape["title"] = (
+            f"after game {number} (finished {point['finished_at'][:16].replace('T', ' ')} UTC):"
+            f" rating {shape['shown']}"
+        )
+    return plot
+
+
 def _count(value: float, noun: str) -> str:
-    return f"{_number(value)} {noun}{'' if value == 1 else 's'}"
+    return f"{shown_number(value)} {noun}{'' if value == 1 else 's'}"
 
 
 def _score_label(score: str) -> str:
@@ -414,116 +539,3 @@ def _score_label(score: str) -> str:
 
 def _length_label(name: str) -> str:
     return name.removeprefix("mean_").replace("_", " ")
-
-
-def bar_plot(
-    bars: list[tuple[str, float]],
-    *,
-    x_title: str,
-    y_title: str,
-    summary: str,
-    totals: list[int] | None = None,
-    horizontal: bool = False,
-) -> dict[str, Any]:
-    """A bar plot's geometry, for templates/plot.html: one SVG user unit is one CSS pixel at
-    its widest; the SVG scales down on a narrow screen. ``summary`` is its text alternative."""
-    if horizontal:
-        return {**_horizontal(bars, x_title), "summary": summary}
-    width, height, left, bottom, top = 560, 260, 48, 44, 16
-    plot_height = height - bottom - top
-    peak = max((value for _, value in bars), default=0)
-    scale_top, step = nice_scale(peak, integral=all(float(v).is_integer() for _, v in bars))
-    slot = (width - left - 8) / max(len(bars), 1)
-    bar_width = max(min(slot * 0.7, 60), 2)
-    shapes = []
-    # Labels thin out when the bars are many: every nth shows.
-    label_every = math.ceil(len(bars) / 24) if bars else 1
-    for index, (label, value) in enumerate(bars):
-        bar_height = plot_height * value / scale_top if scale_top else 0
-        x = left + slot * index + (slot - bar_width) / 2
-        shapes.append(
-            {
-                "label": label,
-                "value": value,
-                "x": round(x, 2),
-                "y": round(top + plot_height - bar_height, 2),
-                "width": round(bar_width, 2),
-                "height": round(bar_height, 2),
-                "centre": round(x + bar_width / 2, 2),
-                "show_label": index % label_every == 0,
-                "total": totals[index] if totals else None,
-            }
-        )
-    ticks = [
-        {
-            "value": _number(step * index),
-            "y": round(top + plot_height * (1 - step * index / scale_top), 2),
-        }
-        for index in range(round(scale_top / step) + 1 if scale_top else 0)
-    ]
-    return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "top": top,
-        "baseline": top + plot_height,
-        "right": width - 8,
-        "bars": shapes,
-        "ticks": ticks if scale_top else [],
-        "x_title": x_title,
-        "y_title": y_title,
-        "horizontal": False,
-        "summary": summary,
-    }
-
-
-def _horizontal(bars: list[tuple[str, float]], x_title: str) -> dict[str, Any]:
-    width, left, row = 560, 120, 34
-    height = 24 + row * max(len(bars), 1) + 24
-    peak = max((value for _, value in bars), default=0)
-    scale_top, _ = nice_scale(peak)
-    plot_width = width - left - 72
-    shapes = []
-    for index, (label, value) in enumerate(bars):
-        bar_width = plot_width * value / scale_top if scale_top else 0
-        y = 16 + row * index
-        shapes.append(
-            {
-                "label": label,
-                "value": value,
-                "shown": _number(value),
-                "x": left,
-                "y": y,
-                "width": round(bar_width, 2),
-                "height": row - 10,
-                "middle": y + (row - 10) / 2,
-            }
-        )
-    return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "bars": shapes,
-        "x_title": x_title,
-        "horizontal": True,
-    }
-
-
-def nice_scale(peak: float, *, integral: bool = False, intervals: int = 4) -> tuple[float, float]:
-    """The top of an axis at or above ``peak``, and its tick step: about ``intervals`` steps of
-    1, 2, 2.5 or 5 times a power of ten (whole steps for whole numbers). (0, 0) for nothing."""
-    if peak <= 0:
-        return 0, 0
-    raw = peak / intervals
-    power = 10 ** math.floor(math.log10(raw))
-    multiples = (1, 2, 5, 10) if integral else (1, 2, 2.5, 5, 10)
-    step = next(m * power for m in multiples if raw <= m * power * (1 + 1e-9))
-    if integral:
-        step = max(step, 1)
-    return step * math.ceil(peak / step - 1e-9), step
-
-
-def _number(value: float) -> str:
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.2f}".rstrip("0").rstrip(".")

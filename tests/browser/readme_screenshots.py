@@ -1,5 +1,5 @@
 """The README's screenshots of the pages: docs/viewer-*.png, docs/recorder-phone.png and
-docs/stats-mada.png.
+docs/stats-mada.png, docs/leaderboard.png and docs/player-page.png.
 
     python -m tests.browser.readme_screenshots [--out docs]
 
@@ -83,6 +83,10 @@ def shoot(client: redis.Redis, folder: Path, out: Path, executable: str) -> None
                 page.screenshot(path=str(out / f"viewer-{name}.png"))
             page.goto(f"{live.url}/stats/mada/view")
             page.screenshot(path=str(out / "stats-mada.png"), full_page=True)
+            page.goto(f"{live.url}/ratings/mada/view")
+            page.locator("main").screenshot(path=str(out / "leaderboard.png"))
+            page.goto(f"{live.url}/players/Ana/view")
+            page.screenshot(path=str(out / "player-page.png"), full_page=True)
             phone = browser.new_page(viewport={"width": 375, "height": 812})
             game = shown["madcala"][0]
             phone.goto(f"{live.url}/games/{game['id']}/view#token={game['token']}")

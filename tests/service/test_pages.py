@@ -13,7 +13,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from domain import game_names
-from service.pages import CONTENT_SECURITY_POLICY, bar_plot, describe, nice_scale
+from service.pages import CONTENT_SECURITY_POLICY, describe
+from service.plots import bar_plot, nice_scale
 from tests.service.test_api import append, create, legal, play_to_the_end
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"

@@ -1,0 +1,71 @@
+"""The statistics pages in a real Chromium: from a player's name in the viewer to their page, its
+rating plot, the leaderboard, and both at a phone's width."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import LiveServer, new_game, play
+from tests.service.test_archive import drain
+
+
+def finished_games(server: LiveServer, count: int = 3) -> list[dict[str, Any]]:
+    """Games of Mada (Ana, Ben, Caro) played to the end and archived: counted and rated."""
+    made = []
+    for seed in range(count):
+        game = new_game(server.client, "mada", seed=seed)
+        play(server.client, game, seed=seed)
+        made.append(game)
+    drain(server.app)
+    return made
+
+
+def fits_the_width(page: Page) -> bool:
+    width: bool = page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    return width
+
+
+def test_a_name_in_the_viewer_leads_to_the_players_page_and_its_rating_plot(
+    page: Page, server: LiveServer
+) -> None:
+    games = finished_games(server)
+    ratings: dict[str, Any] = server.client.get("/players/Ben/stats").json["ratings"]
+    assert ratings["mada"]["games"] == len(games)
+
+    page.goto(f"{server.url}/games/{games[-1]['id']}/view")
+    page.locator(".players").get_by_role("link", name="Ben", exact=True).click()
+    expect(page).to_have_url(f"{server.url}/players/Ben/view")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Ben")
+    plot = page.get_by_role("img", name="Mada: Ben's rating after each game")
+    expect(plot).to_be_visible()
+    expect(plot.locator("circle.point")).to_have_count(len(games))
+    box = plot.bounding_box()
+    assert box is not None and box["width"] > 200 and box["height"] > 80
+    expect(page.locator("table.versus tbody tr")).to_have_count(2)  # Ana and Caro
+
+    # The filter form puts the filters in the address; the leaderboard links back to players.
+    page.select_option("#filter-players", "3")
+    page.get_by_role("button", name="Apply").click()
+    expect(page).to_have_url(f"{server.url}/players/Ben/view?players=3&since=&until=")
+    expect(page.locator("#filtered")).to_have_text("Filtered: games of 3 players.")
+    page.get_by_role("link", name="Mada leaderboard").click()
+    expect(page.locator("table.board-table tbody tr")).to_have_count(3)
+    page.get_by_role("link", name="Caro", exact=True).click()
+    expect(page).to_have_url(f"{server.url}/players/Caro/view")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 375, "height": 740}])
+def test_the_statistics_pages_fit_a_phone(page: Page, server: LiveServer) -> None:
+    finished_games(server, count=2)
+    for path in ("/players/Ana/view", "/ratings/mada/view", "/stats/mada/view?players=3"):
+        page.goto(f"{server.url}{path}")
+        expect(page.locator("main table").first).to_be_attached()
+        assert fits_the_width(page), path
+    page.goto(f"{server.url}/players/Ana/view")
+    box = page.locator('svg[data-plot="history-mada"]').bounding_box()
+    assert box is not None and 300 <= box["width"] <= 375
