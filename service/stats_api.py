@@ -77,7 +77,7 @@ def _path_game(name: str) -> None:
         raise NotFoundError(error.message, error.details) from None
 
 
-def _filters(query: dict[str, Any], game: str | None = None) -> StatsFilter:
+def filters_of(query: dict[str, Any], game: str | None = None) -> StatsFilter:
     players = query.get("players")
     if game is not None and players is not None:
         rules = get_game(game)
@@ -102,7 +102,7 @@ class GameStats(MethodView):
         ``since`` and ``until`` (UTC dates of ``finished_at``, both inclusive)."""
         _path_game(game)
         client, prefix = _redis()
-        return json_response(game_stats(client, prefix, game, _filters(query, game)))
+        return json_response(game_stats(client, prefix, game, filters_of(query, game)))
 
 
 @stats.route("/players/<name>/stats")
@@ -115,7 +115,7 @@ class PlayerStats(MethodView):
         that has finished no game: players are names, not registered accounts), narrowed by
         ``players``, ``since`` and ``until``; and their current rating in each game."""
         client, prefix = _redis()
-        figures = player_stats(client, prefix, name, _filters(query))
+        figures = player_stats(client, prefix, name, filters_of(query))
         return json_response({**figures, "ratings": player_ratings(client, prefix, name)})
 
 
@@ -136,7 +136,7 @@ class Versus(MethodView):
         if game is not None:
             get_game(game)  # an unknown game in the query is a 400 (UnknownGameError)
         client, prefix = _redis()
-        return json_response(versus_stats(client, prefix, a, b, _filters(query, game), game))
+        return json_response(versus_stats(client, prefix, a, b, filters_of(query, game), game))
 
 
 @stats.route("/ratings/<game>")

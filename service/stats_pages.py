@@ -17,7 +17,7 @@ from domain import game_names
 from service.connection import StoreClient
 from service.errors import InvalidRequestError
 from service.statistics import StatsFilter, game_stats, versus_stats
-from service.stats_api import _filters as api_filters
+from service.stats_api import filters_of
 
 FILTERS_FAIL = "These filters cannot be applied"
 # How many opponents a player's page shows head to head.
@@ -49,7 +49,7 @@ def page_filters(sent: Mapping[str, str], schema: Schema, game: str | None = Non
     InvalidRequestError, with a message to show, for a malformed one."""
     query = loaded_query(sent, schema, FILTERS_FAIL)
     try:
-        return api_filters(query, game)
+        return filters_of(query, game)
     except InvalidRequestError as error:  # a seat count the game is not played by
         raise InvalidRequestError(f"{FILTERS_FAIL}: {error.message}", error.details) from None
 
