@@ -1,4 +1,4 @@
-"""Figure 6: thousands of live followers on one machine.
+"""Figure 7: thousands of live followers on one machine.
 
 `tabletape serve` with its defaults (2 gevent workers) on the bench's Redis; 50 endless games. In
 one run, on one server:
@@ -12,6 +12,11 @@ one run, on one server:
   C. appends as fast as in A, the followers still connected and following: every append goes
      out to N / 50 followers;
   A'. A again once the followers are gone: the baseline is the mean of A and A'.
+
+And the other reading of "appends with the followers connected": the same appenders on
+``unfollowed_games`` games that no one follows, without followers (in A and A') and with the N
+followers connected but their own games quiet (C0, between B and C): what holding 5,000 open
+streams costs the appends, apart from delivering the moves to them.
 
 Followers are asyncio clients, ``client_processes`` processes of N / that many sockets each, on
 the same 2 cores as the server: what they spend reading is taken from the server. Appenders are
@@ -36,7 +41,7 @@ import redis
 
 from bench.load import _machine_busy, _server_cpu
 from bench.redis_target import RedisTarget
-from bench.scripts import endless_game
+from bench.scripts import GameScript, endless_game
 from bench.servers import Server, running_server
 from bench.stats import percentile
 from bench.wire import Append, Connection, prepare_appends
@@ -61,6 +66,9 @@ class Plan:
     opening_at_once: int = 200
     # Moves scripted per game: enough for A, B, C and A'.
     moves_per_game: int = 900
+    # Games no one follows (A, C0 and A' on them), and their moves: enough for three phases.
+    unfollowed_games: int = 20
+    unfollowed_moves: int = 1500
     # After C, how long the followers may take to get the last moves before they are counted.
     catch_up_seconds: float = 60.0
     workers: int = 2
@@ -68,7 +76,7 @@ class Plan:
 
 DEFAULT = Plan()
 QUICK = Plan(followers=500, live_seconds=8.0, loaded_seconds=3.0, moves_per_game=300,
-             client_processes=1, catch_up_seconds=20.0)  # fmt: skip
+             unfollowed_moves=500, client_processes=1, catch_up_seconds=20.0)  # fmt: skip
 
 # The product's targets (issue 13), reported, never enforced.
 TARGET_P99_MS = 250.0
@@ -88,17 +96,22 @@ def measure(
         plan = replace(plan, followers=followers)
     log(f"   scripting {plan.games} endless games of {plan.moves_per_game} moves")
     scripts = [endless_game(FIRST_SEED + i, plan.moves_per_game) for i in range(plan.games)]
+    quiet_scripts = [
+        endless_game(FIRST_SEED + plan.games + i, plan.unfollowed_moves)
+        for i in range(plan.unfollowed_games)
+    ]
     with running_server("full", target, plan.workers, threads=16) as server:
         conn = Connection(server.port)
-        games = []
-        for script in scripts:
-            game_id, token = conn.create_game(script)
-            games.append((game_id, prepare_appends(game_id, token, script)))
+        games, unfollowed = _created(conn, scripts), _created(conn, quiet_scripts)
         conn.close()
         versions = [0] * plan.games
+        unfollowed_versions = [0] * plan.unfollowed_games
 
         log("   A. appends, no follower")
         baseline = _appends(server, redis_client, games, versions, plan, rate=None)
+        quiet_baseline = _appends(
+            server, redis_client, unfollowed, unfollowed_versions, plan, rate=None
+        )
         rss_before = _rss(server)
         connections_before = redis_connections(redis_client, server)
 
@@ -110,6 +123,10 @@ def measure(
             rss_idle = _rss(server)
             live = _appends(server, redis_client, games, versions, plan, rate=plan.append_rate)
             connections_live = redis_connections(redis_client, server)
+            log("   C0. appends to games no one follows, the followers connected")
+            quiet_loaded = _appends(
+                server, redis_client, unfollowed, unfollowed_versions, plan, rate=None
+            )
             log("   C. appends, the followers connected")
             loaded = _appends(server, redis_client, games, versions, plan, rate=None)
             # The followers get the last moves (a loaded server may be behind), then close.
@@ -123,11 +140,40 @@ def measure(
         log("   A'. appends, the followers gone")
         time.sleep(5.0)
         again = _appends(server, redis_client, games, versions, plan, rate=None)
+        quiet_again = _appends(
+            server, redis_client, unfollowed, unfollowed_versions, plan, rate=None
+        )
     figures = _figures(plan, [baseline, again], live, loaded, opened, received, followed,
                        rss_before, rss_idle, connections_before, connections_live)  # fmt: skip
     figures["seconds_to_catch_up_after_c"] = catching_up
     figures["live"] = _side(live)
+    quiet = _mean_of_runs([quiet_baseline, quiet_again])
+    figures["unfollowed"] = {
+        "baseline": quiet,
+        "with_followers_connected": _side(quiet_loaded),
+        "throughput_ratio": (
+            quiet_loaded["throughput"] / quiet["throughput"] if quiet["throughput"] else math.nan
+        ),
+    }
     return figures
+
+
+def _created(conn: Connection, scripts: list[GameScript]) -> list[tuple[str, list[Append]]]:
+    """Each scripted game created on the server: its id and its appends, ready to send."""
+    games = []
+    for script in scripts:
+        game_id, token = conn.create_game(script)
+        games.append((game_id, prepare_appends(game_id, token, script)))
+    return games
+
+
+def _mean_of_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first run's figures, with the means of the runs' throughput, latency and CPU."""
+    mean = _side(runs[0])
+    for key in ("throughput", "append_p50_ms", "append_p99_ms", "server_cpu_seconds"):
+        mean[key] = sum(run[key] for run in runs) / len(runs)
+    mean["throughput_per_run"] = [run["throughput"] for run in runs]
+    return mean
 
 
 def _figures(
@@ -144,10 +190,7 @@ def _figures(
     connections_live: dict[str, dict[str, int]],
 ) -> dict[str, Any]:
     answered_at = {(game, seq): at for game, seq, at in live["answered"]}
-    baseline = _side(baselines[0])
-    for key in ("throughput", "append_p50_ms", "append_p99_ms", "server_cpu_seconds"):
-        baseline[key] = sum(side[key] for side in baselines) / len(baselines)
-    baseline["throughput_per_run"] = [side["throughput"] for side in baselines]
+    baseline = _mean_of_runs(baselines)
     delays: list[float] = []
     delivered = expected = out_of_order = 0
     for follower in received:

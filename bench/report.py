@@ -253,6 +253,16 @@ def _print_followers(figures: dict[str, Any]) -> None:
         f" (append p99 {base['append_p99_ms']:.1f} -> {loaded['append_p99_ms']:.1f} ms;"
         f" server CPU {base['server_cpu_seconds']:.1f} -> {loaded['server_cpu_seconds']:.1f} s)"
     )
+    if "unfollowed" in figures:
+        quiet = figures["unfollowed"]
+        base, loaded = quiet["baseline"], quiet["with_followers_connected"]
+        runs = ", ".join(f"{value:.0f}" for value in base["throughput_per_run"])
+        print(
+            f"   appends/s to {plan['unfollowed_games']} games no one follows: without followers"
+            f" {base['throughput']:.0f} ({runs}), with the followers connected (their games"
+            f" quiet) {loaded['throughput']:.0f}: {quiet['throughput_ratio']:.2f}x"
+            f" (append p99 {base['append_p99_ms']:.1f} -> {loaded['append_p99_ms']:.1f} ms)"
+        )
     print(
         f"   API processes' RSS {figures['rss_mib_before']:.1f} MiB before the followers,"
         f" {figures['rss_mib_idle_followers']:.1f} MiB with them idle:"
