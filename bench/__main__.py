@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import append_http, append_length, memory, replay
+from bench.launch import WORKER_CLASS_VARIABLE
 from bench.redis_target import RATE_LIMIT, redis_target
 from bench.report import print_report
 from bench.servers import LOGGED_ERRORS, REPO, running_server
@@ -53,6 +54,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="9. also: statistics queries on 100,000 games' projections, and the rebuild (minutes)",
     )
+    parser.add_argument(
+        "--worker-class",
+        choices=["gevent", "gthread"],
+        default="gevent",
+        help="tabletape serve's worker class for every server (default gevent, serve's own)",
+    )
     parser.add_argument("--json", type=Path, default=RESULTS, help=f"default: {RESULTS}")
     parser.add_argument("--clients", type=int, help="concurrent clients (default 4)")
     parser.add_argument("--workers", type=int, help="gunicorn processes (default 2)")
@@ -71,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
 
     # A SIGTERM unwinds like Ctrl-C, through the finally blocks that stop servers and Redis.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    # Every server of the run goes through bench.launch, which reads it.
+    os.environ[WORKER_CLASS_VARIABLE] = args.worker_class
     began = time.monotonic()
     results: dict[str, Any] = {}
     with redis_target() as target:
@@ -81,8 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             "python": platform.python_version(),
             "redis": "embedded (unix socket)" if target.embedded else _redacted(target.url),
             "workers": settings.workers,
-            # `tabletape serve`'s default, which the bench's servers run.
-            "worker_class": "gevent",
+            "worker_class": args.worker_class,
             "threads": settings.threads,
             "clients": settings.clients,
             # Others' work on a shared machine shows here (the bench is not running yet).

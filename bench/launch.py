@@ -9,8 +9,13 @@ checks, through ``/health``, that it got the app it asked for.
 from __future__ import annotations
 
 import argparse
+import os
 
 import service
+
+# The worker class of `tabletape serve` for every server of the run (`python -m bench
+# --worker-class`); unset: serve's default.
+WORKER_CLASS_VARIABLE = "TABLETAPE_BENCH_WORKER_CLASS"
 
 
 def main() -> None:
@@ -43,6 +48,11 @@ def main() -> None:
             str(args.workers),
             "--threads",
             str(args.threads),
+            *(
+                ["--worker-class", worker_class]
+                if (worker_class := os.environ.get(WORKER_CLASS_VARIABLE))
+                else []
+            ),
         ]
     )
 
