@@ -269,6 +269,23 @@ def test_game_figures_match_an_independent_count(real_redis: redis.Redis, key_pr
     assert game_stats(real_redis, key_prefix, "mada") == approx_json(expected_game_stats(games))
 
 
+def expected_player(games: list[Played], name: str) -> dict[str, Any]:
+    mine = [
+        (seat in g.record.result["winners"], g.record.result["scores"][seat])
+        for g in games
+        for seat, player in enumerate(g.record.players)
+        if player == name and g.record.result is not None
+    ]
+    wins, scores = sum(won for won, _ in mine), sum(score for _, score in mine)
+    figures = {
+        "games": len(mine),
+        "wins": wins,
+        "win_rate": rate(wins, len(mine)),
+        "mean_score": rate(scores, len(mine)),
+    }
+    return {"player": name, **figures, "by_game": {"mada": figures} if mine else {}}
+
+
 def test_player_figures_match_an_independent_count(
     real_redis: redis.Redis, key_prefix: str
 ) -> None:
@@ -276,21 +293,8 @@ def test_player_figures_match_an_independent_count(
     for played in games:
         count(real_redis, key_prefix, played)
     for name in NAMES:
-        mine = [
-            (seat in g.record.result["winners"], g.record.result["scores"][seat])
-            for g in games
-            for seat, player in enumerate(g.record.players)
-            if player == name and g.record.result is not None
-        ]
-        wins, scores = sum(won for won, _ in mine), sum(score for _, score in mine)
-        figures = {
-            "games": len(mine),
-            "wins": wins,
-            "win_rate": rate(wins, len(mine)),
-            "mean_score": rate(scores, len(mine)),
-        }
         assert player_stats(real_redis, key_prefix, name) == approx_json(
-            {"player": name, **figures, "by_game": {"mada": figures} if mine else {}}
+            expected_player(games, name)
         )
 
 

@@ -33,8 +33,8 @@ from tests.service.test_stats import (
     count,
     every_stats_key,
     expected_game_stats,
+    expected_player,
     play,
-    rate,
 )
 from workers import ratings as ratings_module
 from workers.stats import count_many, figures_of, rebuild_stats
@@ -169,23 +169,6 @@ def test_filtered_game_figures_match_a_plain_sum_of_the_games_kept(
     assert game_stats(real_redis, key_prefix, "mada", stats_filter(**query)) == approx_json(
         expected
     )
-
-
-def expected_player(games: list[Played], name: str) -> dict[str, Any]:
-    mine = [
-        (seat in g.record.result["winners"], g.record.result["scores"][seat])
-        for g in games
-        for seat, player in enumerate(g.record.players)
-        if player == name and g.record.result is not None
-    ]
-    wins, scores = sum(won for won, _ in mine), sum(score for _, score in mine)
-    figures = {
-        "games": len(mine),
-        "wins": wins,
-        "win_rate": rate(wins, len(mine)),
-        "mean_score": rate(scores, len(mine)),
-    }
-    return {"player": name, **figures, "by_game": {"mada": figures} if mine else {}}
 
 
 @pytest.mark.parametrize("query", [q for q in FILTERS if "player" not in q])
