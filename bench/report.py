@@ -76,25 +76,30 @@ def _print_append_http(figures: dict[str, Any]) -> None:
         f"{ratios['p50_full_over_bare']:>8.2f}x{p90_ratio:>8.2f}x{ratios['p99_full_over_bare']:>8.2f}x"
         f"{ratios['server_cpu_per_append_full_over_bare']:>18.2f}x"
     )
-    for name, side in (("bare", bare), ("full", full)):
+    _print_round_notes((("bare", bare), ("full", full)))
+    _print_targets_of(figures)
+
+
+def _print_round_notes(sides: tuple[tuple[str, dict[str, Any]], ...]) -> None:
+    """A line per side of a figure timed in rounds: its rounds' throughput and what may have
+    disturbed them (errors, reconnects, clients spread unevenly, other work on the machine)."""
+    for name, side in sides:
         rounds = ", ".join(f"{value:.0f}" for value in side["throughput_per_round"])
         notes = [f"per round {rounds} appends/s"]
         if side["errors"]:
             notes.append(f"errors {side['errors']}")
-        if side["reconnects"]:
+        if side.get("reconnects"):
             notes.append(f"{side['reconnects']} reconnects")
-        if side["games_started_while_timed"]:
+        if side.get("games_started_while_timed"):
             notes.append(f"{side['games_started_while_timed']} games started while timed")
-        notes.append(
-            f"client CPU {side['client_cpu_us_per_append']:.0f} us/append;"
-            f" other work on the machine {side['other_cpu_share']:.0%} of its cores"
-        )
-        if not side["balanced"]:
+        if "client_cpu_us_per_append" in side:
+            notes.append(f"client CPU {side['client_cpu_us_per_append']:.0f} us/append")
+        notes.append(f"other work on the machine {side['other_cpu_share']:.0%} of its cores")
+        if not side.get("balanced", True):
             notes.append(f"UNBALANCED clients per worker {side['clients_per_worker']}")
         print(f"   {name}: " + "; ".join(notes))
         if side["other_cpu_share"] > BUSY_NEIGHBOUR:
             print(f"   ! other work took a share of the machine while {name} was timed: rerun")
-    _print_targets_of(figures)
 
 
 def _print_replay(figures: dict[str, Any]) -> None:
@@ -181,19 +186,7 @@ def _print_append_cluster(figures: dict[str, Any]) -> None:
         f"{ratios['redis_cpu_per_append_cluster_over_single']:>17.2f}x"
     )
     print("   (Redis CPU: summed over the cluster's masters)")
-    for name, side in (("single", single), ("cluster", cluster)):
-        rounds = ", ".join(f"{value:.0f}" for value in side["throughput_per_round"])
-        notes = [f"per round {rounds} appends/s"]
-        if side["errors"]:
-            notes.append(f"errors {side['errors']}")
-        if side["reconnects"]:
-            notes.append(f"{side['reconnects']} reconnects")
-        notes.append(f"other work on the machine {side['other_cpu_share']:.0%} of its cores")
-        if not side["balanced"]:
-            notes.append(f"UNBALANCED clients per worker {side['clients_per_worker']}")
-        print(f"   {name}: " + "; ".join(notes))
-        if side["other_cpu_share"] > BUSY_NEIGHBOUR:
-            print(f"   ! other work took a share of the machine while {name} was timed: rerun")
+    _print_round_notes((("single", single), ("cluster", cluster)))
     print("   no product target: reported for comparison only")
 
 
@@ -298,13 +291,7 @@ def _print_append_peer(figures: dict[str, Any]) -> None:
         f"{ratios['store_cpu_per_append_full_over_peer']:>17.2f}x"
     )
     print("   (store CPU: Redis for the API; every PostgreSQL process for the peer, others' too)")
-    for name, side in (("peer", peer), ("full", full)):
-        rounds = ", ".join(f"{value:.0f}" for value in side["throughput_per_round"])
-        notes = [f"per round {rounds} appends/s"]
-        if side["errors"]:
-            notes.append(f"errors {side['errors']}")
-        notes.append(f"other work on the machine {side['other_cpu_share']:.0%} of its cores")
-        print(f"   {name}: " + "; ".join(notes))
+    _print_round_notes((("peer", peer), ("full", full)))
 
 
 def print_stats_query(figures: dict[str, Any]) -> None:
