@@ -28,6 +28,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from itertools import islice
 from typing import Any
@@ -35,12 +36,10 @@ from typing import Any
 import redis
 
 from bench.stats import latency_summary, ratio
-from domain.mada import Mada
 from service import create_app
 from service.archive import Archive, archive_document
-from service.chain import FORMAT, event_hash, header_hash, seed_commitment
 from service.statistics import PlayFigures
-from service.store import GameRecord, StoredEvent
+from tests.finished_games import play
 from workers.stats import GameFigures, count_many_figures, rate_many, rebuild_stats
 
 TARGET_P99_MS = 50.0
@@ -236,48 +235,15 @@ def _time_rebuild(client: redis.Redis, prefix: str, count: int) -> dict[str, Any
     }
 
 
-_MADA = Mada()
-
-
 def _archived_game(seed: int) -> dict[str, Any]:
-    """A random game of Mada to its end by the rules, as the archive holds it."""
+    """A random game of Mada to its end by the rules, as the archive holds it, finished on a day
+    of the year its seed picks."""
     chooser = random.Random(seed)
     players = chooser.sample(PLAYERS, chooser.randint(2, 5))
-    options = _MADA.options({}, len(players))
-    state = _MADA.new_game(len(players), seed, options)
-    salt = f"{seed:032x}"
-    header = {
-        "game": "mada",
-        "players": players,
-        "seed": seed,
-        "seed_salt": salt,
-        "seed_commitment": seed_commitment(seed, salt),
-        "options": options,
-        "rules_version": _MADA.rules_version,
-    }
-    moment = FIRST_DAY + timedelta(minutes=seed)
-    at = moment.strftime("%Y-%m-%dT%H:%M:%S.000Z")
-    previous = header_hash(header)
-    events: list[StoredEvent] = []
-    while not state.finished:
-        body = chooser.choice(_MADA.legal_moves(state))
-        state = _MADA.apply(state, body)
-        previous = event_hash(previous, len(events) + 1, at, body)
-        events.append(StoredEvent(len(events) + 1, body, at, previous))
-    record = GameRecord(
-        id=f"{seed:032x}",
-        **header,
-        created_at=at,
-        version=len(events),
-        status="finished",
-        record_format=FORMAT,
-        head_hash=previous,
-        token_sha256="0" * 64,
-        seat_tokens_sha256=["0" * 64 for _ in players],
-        finished_at=at,
-        result=_MADA.result(state),
-    )
-    return archive_document(record, events)
+    played = play(seed, players)
+    at = (FIRST_DAY + timedelta(minutes=seed)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    record = replace(played.record, id=f"{seed:032x}", finished_at=at)
+    return archive_document(record, played.events)
 
 
 def main() -> None:

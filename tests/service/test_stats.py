@@ -7,11 +7,9 @@ counted here from the same games without the module's help.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import threading
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,18 +18,15 @@ import redis
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from domain.mada import Mada, MadaState
 from service.archive import Archive, archive_document
-from service.chain import FORMAT, event_hash, header_hash, seed_commitment
 from service.connection import StoreClient
 from service.statistics import game_stats, player_stats
 from service.stats_api import stats as stats_blueprint
 from service.stats_cli import stats as stats_command
-from service.store import GameRecord, StoredEvent
 from tests.conftest import make_app
+from tests.finished_games import GAME, Played, play
 from workers.stats import StatsError, count_game, figures_of, rebuild_stats, replay_states
 
-GAME = Mada()
 NAMES = ["Ana", "Ben", "Caro", "Dan", "Zoé: the 2nd"]
 
 
@@ -39,57 +34,6 @@ NAMES = ["Ana", "Ben", "Caro", "Dan", "Zoé: the 2nd"]
 def real_redis(store_redis: StoreClient) -> StoreClient:
     """This module's tests run on the plain Redis, then on the cluster (tests/conftest.py)."""
     return store_redis
-
-
-@dataclass(frozen=True)
-class Played:
-    record: GameRecord
-    events: list[StoredEvent]
-    states: list[MadaState]
-
-    @property
-    def bodies(self) -> list[dict[str, Any]]:
-        return [event.body for event in self.events]
-
-
-def play(seed: int, players: list[str], first_player: int = 0, chance: str = "seeded") -> Played:
-    """A random game of Mada to its end, recorded as the store would hold it once finished."""
-    rng = random.Random(seed)
-    options = GAME.options({"first_player": first_player, "chance": chance}, len(players))
-    state = GAME.new_game(len(players), seed, options)
-    header = {
-        "game": "mada",
-        "players": players,
-        "seed": seed,
-        "seed_salt": "5a" * 16,
-        "seed_commitment": seed_commitment(seed, "5a" * 16),
-        "options": options,
-        "rules_version": GAME.rules_version,
-    }
-    previous = header_hash(header)
-    events: list[StoredEvent] = []
-    states: list[MadaState] = []
-    while not state.finished:
-        body = rng.choice(GAME.legal_moves(state))
-        state = GAME.apply(state, body)
-        seq, at = len(events) + 1, "2025-05-01T12:00:00Z"
-        previous = event_hash(previous, seq, at, body)
-        events.append(StoredEvent(seq, body, at, previous))
-        states.append(state)
-    record = GameRecord(
-        id=hashlib.sha256(f"game {seed}".encode()).hexdigest()[:32],
-        **header,
-        created_at="2025-05-01T11:00:00Z",
-        version=len(events),
-        status="finished",
-        record_format=FORMAT,
-        head_hash=previous,
-        token_sha256="0" * 64,
-        seat_tokens_sha256=["0" * 64 for _ in players],
-        finished_at="2025-05-01T12:00:00Z",
-        result=GAME.result(state),
-    )
-    return Played(record, events, states)
 
 
 def some_games(count: int = 8) -> list[Played]:
