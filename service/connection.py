@@ -12,7 +12,9 @@ alike on either. What a cluster needs done differently is done here, and only he
   could lose it: Redis replicates asynchronously. ``acknowledged_writes`` runs such a script on
   one connection to the slot's master and sends WAIT on that same connection (WAIT waits for
   what its own connection wrote), when that master has replicas;
-- RQ needs a plain Redis (``same_server`` refuses a cluster).
+- RQ needs a plain Redis (``same_server`` refuses a cluster);
+- a bounded pool must not close a connection in use when redis-py reads the topology again
+  (``BoundedPool``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Sequence
+from queue import Empty
 from typing import Any, Protocol
 
 import redis
@@ -76,12 +79,43 @@ def connect(url: str, max_connections: int | None = None, **options: Any) -> Sto
     under gevent, thousands of requests at once would otherwise open a connection each."""
     if max_connections is not None:
         options = {**options, "max_connections": max_connections,
-                   "connection_pool_class": redis.BlockingConnectionPool}  # fmt: skip
+                   "connection_pool_class": BoundedPool}  # fmt: skip
     plain = _plain_client(url, **options)
     if not _cluster_enabled(plain):
         return plain
     plain.close()
     return RedisCluster.from_url(url, **options)
+
+
+class BoundedPool(redis.BlockingConnectionPool):
+    """redis-py's BlockingConnectionPool, made safe for a cluster's topology refresh.
+
+    When a node fails, RedisCluster reads the topology again and closes the idle connections of
+    the nodes' pools (``disconnect_free_connections``). redis-py's blocking pool lists its idle
+    connections and then closes them, while ``get_connection`` takes one from the queue without
+    the lock the listing holds: a request thread could take a connection between the two and
+    have it closed under it, mid-reply (an AttributeError or ValueError deep in redis-py, a 500).
+    Here the idle connections are taken out of the queue while they are closed, so no one else
+    can take them meanwhile; whoever waits for one gets it once they are back."""
+
+    def disconnect_free_connections(self, moving_address_src: str | None = None) -> None:
+        with self._lock:
+            # The queue is last in, first out: put back in reverse, it is as it was.
+            taken = []
+            while True:
+                try:
+                    taken.append(self.pool.get_nowait())
+                except Empty:
+                    break
+            try:
+                for connection in taken:
+                    if connection is not None and self._should_update_connection(
+                        connection, "connected_address", moving_address_src
+                    ):
+                        connection.disconnect()
+            finally:
+                for connection in reversed(taken):
+                    self.pool.put_nowait(connection)
 
 
 def _plain_client(url: str, connection_pool_class: Any = None, **options: Any) -> redis.Redis:

@@ -17,6 +17,7 @@ import random
 import signal
 import threading
 import time
+import traceback
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
@@ -115,7 +116,7 @@ class FailoverCount:
     acknowledged_on_promoted: int
     # The store's 503s met, by the error's type.
     unavailable: dict[str, int]
-    # Any other error: there must be none.
+    # Any other error, with its traceback: there must be none.
     unexpected: list[str]
     # Acknowledged appends missing from the record, or changed there.
     lost: int
@@ -184,7 +185,11 @@ def kill_a_master_under_load(
         acknowledged_during_takeover=sum(1 for a in acks if killed_at <= a.at < settled_at),
         acknowledged_on_promoted=len(on_promoted),
         unavailable=dict(unavailable),
-        unexpected=[repr(error) for thread in threads for error in thread.unexpected],
+        unexpected=[
+            "".join(traceback.format_exception(error))
+            for thread in threads
+            for error in thread.unexpected
+        ],
         lost=lost,
         duplicated=duplicated,
     )

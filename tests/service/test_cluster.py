@@ -9,6 +9,7 @@ plain Redis beside it, and the commands.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,47 @@ def test_redis_url_may_name_any_node_of_the_cluster_or_a_plain_redis(
     plain = connect(redis_url, decode_responses=True)
     assert isinstance(plain, redis.Redis)
     close(plain)
+
+
+def test_a_topology_refresh_never_closes_a_connection_another_thread_has_taken(
+    redis_cluster: LocalCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The service bounds each node's pool (REDIS_CONNECTIONS). When a node fails, redis-py reads
+    # the topology again and closes each pool's idle connections (disconnect_free_connections):
+    # it lists them, then closes them. A request thread that takes one in between must not have
+    # it closed under it (a failover then answered 500 with "'NoneType' object has no attribute
+    # 'readline'"). The other thread is made to take it exactly there.
+    client = connect(redis_cluster.url, max_connections=2, decode_responses=True)
+    node = client.get_redis_connection(client.get_primaries()[0])
+    node.ping()  # one idle, connected connection in the pool
+    pool = node.connection_pool
+    idle = pool.get_connection()
+    pool.release(idle)
+    events: list[str] = []
+    closing = idle.disconnect
+    monkeypatch.setattr(idle, "disconnect", lambda *a, **k: (events.append("closed"), closing()))
+
+    def take() -> None:
+        connection = pool.get_connection()
+        events.append("taken")
+        pool.release(connection)
+
+    taker = threading.Thread(target=take)
+
+    def listed_then(connection: Any, *args: Any, **kwargs: Any) -> bool:
+        # Between listing an idle connection and closing it: the other thread takes one.
+        if not taker.is_alive() and not events:
+            taker.start()
+            taker.join(0.5)
+        return True
+
+    monkeypatch.setattr(pool, "_should_update_connection", listed_then)
+    try:
+        pool.disconnect_free_connections()
+        taker.join(5)
+        assert events == ["closed", "taken"], "a connection was closed while a thread held it"
+    finally:
+        close(client)
 
 
 def test_the_app_finds_out_by_itself_that_redis_url_names_a_cluster(

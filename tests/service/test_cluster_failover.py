@@ -122,7 +122,7 @@ def test_a_master_killed_under_load_loses_and_duplicates_no_acknowledged_append(
     finally:
         close(services.client)
     print("\n" + count.line())
-    assert not count.unexpected, count.unexpected
+    assert not count.unexpected, "\n".join(count.unexpected)
     assert (count.lost, count.duplicated) == (0, 0)
     assert count.promoted_port != count.killed_port, "no replica took over"
     assert count.acknowledged_on_promoted > 0, "appends did not go on after the failover"
