@@ -356,6 +356,30 @@ def test_filters_over_http(http: FlaskClient, real_redis: redis.Redis, key_prefi
     assert versus.json == expected_versus(kept(games, since=date(2025, 2, 1)), "Ana", "Ben")
 
 
+def test_a_player_whose_name_holds_a_slash_is_reachable_by_every_player_route(
+    http: FlaskClient, real_redis: redis.Redis, key_prefix: str
+) -> None:
+    # Names may hold "/"; a client percent-encodes it, and the server decodes it back before
+    # routing, as every WSGI server does.
+    games = [
+        finished(play(seed, ["A/B", "C D"]), f"2025-03-0{seed}T10:00:00Z") for seed in (1, 2, 3)
+    ]
+    count_shuffled(real_redis, key_prefix, games)
+
+    body = http.get("/players/A%2FB/stats").json
+    assert body["ratings"].keys() == {"mada"}
+    assert body["games"] == 3
+    versus = http.get("/players/A%2FB/versus/C%20D")
+    assert versus.status_code == 200, versus.json
+    assert versus.json == expected_versus(games, "A/B", "C D")
+    reverse = http.get("/players/C%20D/versus/A%2FB")
+    assert reverse.status_code == 200, reverse.json
+    history = http.get("/players/A%2FB/ratings/mada/history")
+    assert history.status_code == 200, history.json
+    assert history.json["player"] == "A/B"
+    assert len(history.json["history"]) == 3
+
+
 @pytest.mark.parametrize(
     ("path", "field"),
     [
