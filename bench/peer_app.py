@@ -18,6 +18,7 @@ gunicorn settings as the API (``bench.launch``).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import hmac
 import os
@@ -83,6 +84,12 @@ class MadaGame(Aggregate):
 class MadaGames(Application[UUID]):
     name = "TabletapePeer"
 
+    def __del__(self) -> None:
+        # Closed by whoever made it (a worker closes its own as it exits: create_peer_app). The
+        # library's __del__ would close it again as the interpreter finalizes, which under gevent
+        # logs "RuntimeError: greenlet is being finalized".
+        pass
+
     def start(self, players: int, seed: int, options: dict[str, Any]) -> tuple[UUID, str]:
         token = secrets.token_urlsafe(24)
         game = MadaGame(players, seed, options, token_digest(token))
@@ -93,6 +100,8 @@ class MadaGames(Application[UUID]):
 def create_peer_app(config: Any = None) -> Flask:
     app = Flask("tabletape-peer")
     games = MadaGames(env=LIBRARY_SETTINGS)
+    # Closed as the worker exits, before the interpreter finalizes (see MadaGames.__del__).
+    atexit.register(games.close)
 
     @app.post("/games")
     def create() -> Any:

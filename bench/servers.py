@@ -64,12 +64,28 @@ class Server:
         return owners
 
     def log_problems(self) -> list[str]:
-        """Lines of the server's log that report an error (the access log is there too)."""
+        """The errors the server's log reports (the access log is there too): its ``[ERROR]``
+        lines, and for each traceback the exception it ends with and where it was raised."""
         try:
-            text = self.log_path.read_text(errors="replace")
+            lines = self.log_path.read_text(errors="replace").splitlines()
         except OSError:
             return []
-        return [line for line in text.splitlines() if "Traceback" in line or "[ERROR]" in line]
+        problems = []
+        for number, line in enumerate(lines):
+            if "[ERROR]" in line:
+                problems.append(line)
+            elif line.startswith("Traceback"):
+                # The traceback's frames are indented; the exception is its first line that is not.
+                end = next(
+                    (n for n in range(number + 1, len(lines)) if not lines[n].startswith(" ")),
+                    len(lines) - 1,
+                )
+                frames = [
+                    f.strip() for f in lines[number + 1 : end] if f.lstrip().startswith("File")
+                ]
+                where = f" (at {frames[-1]})" if frames else ""
+                problems.append(f"{lines[end]}{where}")
+        return problems
 
     def log_tail(self, lines: int = 30) -> str:
         try:
