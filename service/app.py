@@ -25,6 +25,7 @@ from service.games import GameService
 from service.health import health
 from service.limits import init_rate_limits
 from service.pages import pages
+from service.paths import PlayerNameConverter, name_parameter_schema
 from service.requests import refuse_bodies_over_the_limit
 from service.schemas import ErrorSchema
 from service.stats_api import stats
@@ -89,6 +90,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tabletape.queue"] = services.archive_queue
 
     api = TabletapeApi(app)
+    app.url_map.converters["name"] = PlayerNameConverter
+    api.register_converter(PlayerNameConverter, name_parameter_schema)
     # The games' events, states and options, which the blueprints' documentation refers to.
     register_game_components(api.spec)
     api.register_blueprint(games)

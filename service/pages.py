@@ -476,7 +476,7 @@ def ratings_view(game: str) -> Page:
     )
 
 
-@pages.route("/players/<path:name>/view")
+@pages.route("/players/<name:name>/view")
 def player_view(name: str) -> Page:
     """A player's figures per game, ratings, usual opponents and rating over time."""
     sent = sent_filters(request.args, PlayerStatsQuerySchema())

@@ -105,7 +105,7 @@ class GameStats(MethodView):
         return json_response(game_stats(client, prefix, game, filters_of(query, game)))
 
 
-@stats.route("/players/<path:name>/stats")
+@stats.route("/players/<name:name>/stats")
 class PlayerStats(MethodView):
     @stats.arguments(PlayerStatsQuerySchema, location="query")
     @stats.response(200, PlayerStatsWithRatingsSchema)
@@ -119,7 +119,7 @@ class PlayerStats(MethodView):
         return json_response({**figures, "ratings": player_ratings(client, prefix, name)})
 
 
-@stats.route("/players/<path:a>/versus/<path:b>")
+@stats.route("/players/<name:a>/versus/<name:b>")
 class Versus(MethodView):
     @stats.arguments(VersusQuerySchema, location="query")
     @stats.response(200, VersusSchema)
@@ -164,7 +164,7 @@ class Ratings(MethodView):
         )
 
 
-@stats.route("/players/<path:name>/ratings/<game>/history")
+@stats.route("/players/<name:name>/ratings/<game>/history")
 class RatingHistory(MethodView):
     @stats.response(200, RatingHistorySchema)
     @_errors(404)

@@ -346,7 +346,7 @@ def test_a_hostile_name_is_escaped_everywhere(client: FlaskClient, games: list[P
 
 
 def test_the_viewer_and_the_index_link_each_name_to_its_page(client: FlaskClient, app: Any) -> None:
-    names = ["Ana", "Ben & Co", "a/b"]
+    names = ["Ana", "Ben & Co", "a/b", "/c"]
     game = create(client, players=names)
     play_to_the_end(client, game)
     drain(app)
@@ -354,6 +354,7 @@ def test_the_viewer_and_the_index_link_each_name_to_its_page(client: FlaskClient
         _, html = page_of(client, path)
         assert player_links(html) == names, path
     # The link of a name with a slash leads to its page, rated after the archive counted it.
-    page, _ = page_of(client, "/players/a/b/view")
-    assert page.text("games-played") == "1"
-    assert len(page.points["history-mada"]) == 1
+    for path in ("/players/a/b/view", "/players//c/view"):
+        page, _ = page_of(client, path)
+        assert page.text("games-played") == "1", path
+        assert len(page.points["history-mada"]) == 1, path

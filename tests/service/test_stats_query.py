@@ -359,25 +359,29 @@ def test_filters_over_http(http: FlaskClient, real_redis: redis.Redis, key_prefi
 def test_a_player_whose_name_holds_a_slash_is_reachable_by_every_player_route(
     http: FlaskClient, real_redis: redis.Redis, key_prefix: str
 ) -> None:
-    # Names may hold "/"; a client percent-encodes it, and the server decodes it back before
-    # routing, as every WSGI server does.
+    # Names may hold "/", even first; a client percent-encodes it, and the server decodes it back
+    # before routing, as every WSGI server does.
     games = [
-        finished(play(seed, ["A/B", "C D"]), f"2025-03-0{seed}T10:00:00Z") for seed in (1, 2, 3)
+        finished(play(seed, ["A/B", "/C"]), f"2025-03-0{seed}T10:00:00Z") for seed in (1, 2, 3)
     ]
     count_shuffled(real_redis, key_prefix, games)
 
-    body = http.get("/players/A%2FB/stats").json
-    assert body["ratings"].keys() == {"mada"}
-    assert body["games"] == 3
-    versus = http.get("/players/A%2FB/versus/C%20D")
+    for name in ("A%2FB", "%2FC"):
+        body = http.get(f"/players/{name}/stats").json
+        assert body["ratings"].keys() == {"mada"}, body
+        assert body["games"] == 3
+        history = http.get(f"/players/{name}/ratings/mada/history")
+        assert history.status_code == 200, history.json
+        assert len(history.json["history"]) == 3
+    assert http.get("/players/%2FC/stats").json["player"] == "/C"
+    versus = http.get("/players/A%2FB/versus/%2FC")
     assert versus.status_code == 200, versus.json
-    assert versus.json == expected_versus(games, "A/B", "C D")
-    reverse = http.get("/players/C%20D/versus/A%2FB")
+    assert versus.json == expected_versus(games, "A/B", "/C")
+    reverse = http.get("/players/%2FC/versus/A%2FB")
     assert reverse.status_code == 200, reverse.json
-    history = http.get("/players/A%2FB/ratings/mada/history")
-    assert history.status_code == 200, history.json
-    assert history.json["player"] == "A/B"
-    assert len(history.json["history"]) == 3
+    assert reverse.json == expected_versus(games, "/C", "A/B")
+    # Not a name: nothing between the slashes.
+    assert http.get("/players//stats").status_code == 404
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,26 @@
+"""A player's name as a part of a URL path: ``/players/<name:name>/stats``.
+
+A name may hold any character but control characters, ``/`` included, even first. A client
+sends ``/`` as ``%2F``; every WSGI server decodes it before routing, so a route sees
+``/players//C/stats`` for the player ``/C``. Werkzeug's ``path`` converter takes slashes inside a
+part, but not first: it answered 404 for ``/C``, or redirected ``/players//C/versus/B`` to the
+head to head of ``C``, another player. This one takes any characters, at least one:
+``/players//stats`` names no one (404).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.routing import PathConverter
+
+
+class PlayerNameConverter(PathConverter):
+    regex = ".+?"
+    # Matched across slashes (werkzeug would infer True from a regex without "/").
+    part_isolating = False
+
+
+def name_parameter_schema(converter: Any) -> dict[str, Any]:
+    """The OpenAPI schema of a name in a path (flask-smorest's ``register_converter``)."""
+    return {"type": "string", "minLength": 1}
