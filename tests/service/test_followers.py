@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
-import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -28,12 +24,10 @@ from service.connection import StoreClient
 from service.fanout import Batch, End, Hub, Subscription, reader_name
 from service.store import StoredEvent
 from tests.conftest import make_app
+from tests.served import serving
 from tests.service.test_api import append, create, legal, play_to_the_end
-from tests.service.test_serve import free_port
 from tests.service.test_stream import Follower, messages, stream_url
 from tests.service.test_who_sees_what import PRIVATE_FIELDS
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -229,46 +223,13 @@ def test_each_follower_gets_the_moves_as_its_viewer_may_see_them(app: Flask) -> 
 
 # `tabletape serve` (gevent) -----------------------------------------------------------------------
 @contextmanager
-def serving(redis_url: str, key_prefix: str, data_dir: Path, **settings: str) -> Iterator[int]:
+def serving_gevent(
+    redis_url: str, key_prefix: str, data_dir: Path, **settings: str
+) -> Iterator[int]:
     """`tabletape serve` with its defaults (2 gevent workers) on the test Redis; its port."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "TABLETAPE_KEY_PREFIX": key_prefix,
-        "TABLETAPE_DATA_DIR": str(data_dir),
-        "TABLETAPE_RATE_LIMIT": "",
-        **{f"TABLETAPE_{name}": value for name, value in settings.items()},
-    }
-    env.pop("TABLETAPE_STREAM_LIMIT", None)
-    # A file, not a pipe: the access log of hundreds of streams would fill a pipe no one reads.
-    log_path = data_dir / "serve.log"
-    with log_path.open("w") as log:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-            env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if call(port, "GET", "/health")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert server.poll() is None, log_path.read_text()
-            assert time.monotonic() < deadline, "the server did not come up"
-            time.sleep(0.1)
-        yield port
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=60)
-        output = log_path.read_text()
-        # Shown by pytest when the test fails.
-        print("\n".join(line for line in output.splitlines() if " /stream " not in line))
-    assert server.returncode == 0, output
-    assert "JsonErrorGeventWorker" in output
-    assert "Traceback" not in output, output
+    with serving(data_dir, redis_url=redis_url, key_prefix=key_prefix, **settings) as served:
+        yield served.port
+    assert "JsonErrorGeventWorker" in served.log()
 
 
 def call(port: int, method: str, path: str, body: Any = None, token: str = "") -> tuple[int, Any]:
@@ -353,7 +314,7 @@ def test_hundreds_of_followers_each_get_every_move_once_and_in_order(
     redis_url: str, key_prefix: str, tmp_path: Path
 ) -> None:
     games_count, per_game = 3, 100
-    with serving(redis_url, key_prefix, tmp_path, STREAM_HEARTBEAT="1") as port:
+    with serving_gevent(redis_url, key_prefix, tmp_path, STREAM_HEARTBEAT="1") as port:
         games = [
             call(port, "POST", "/games", {"game": "mada", "players": ["Ana", "Ben"], "seed": s})[1]
             for s in range(games_count)
@@ -396,7 +357,7 @@ def test_hundreds_of_followers_each_get_every_move_once_and_in_order(
 def test_a_follower_that_does_not_read_is_dropped_and_resumes_without_loss(
     redis_url: str, key_prefix: str, tmp_path: Path
 ) -> None:
-    with serving(redis_url, key_prefix, tmp_path, STREAM_BACKLOG="4",
+    with serving_gevent(redis_url, key_prefix, tmp_path, STREAM_BACKLOG="4",
                  STREAM_HEARTBEAT="60") as port:  # fmt: skip
         game = call(port, "POST", "/games", {"game": "mada", "players": ["Ana", "Ben"],
                                              "seed": 3})[1]  # fmt: skip

@@ -9,15 +9,9 @@ itself answers (a bad request line, headers too large, a broken chunked body) ru
 from __future__ import annotations
 
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,11 +21,10 @@ from flask.testing import FlaskClient
 
 from service.errors import error_response
 from tests.conftest import make_app
+from tests.served import serving
 from tests.service.test_api import append, assert_error, auth, create, legal
-from tests.service.test_serve import free_port
 from tests.service.test_stream import messages
 
-REPO = Path(__file__).resolve().parents[2]
 JSON = {"Content-Type": "application/json"}
 # Over Python's limit on converting text to an int (4,300 digits).
 HUGE = "9" * 5000
@@ -341,36 +334,18 @@ def server(
 ) -> Iterator[int]:
     """A `tabletape serve` process (one worker, of each worker class) on the test Redis; its
     port."""
-    port = free_port()
     prefix = f"test-{uuid.uuid4().hex[:12]}:"
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "TABLETAPE_KEY_PREFIX": prefix,
-        "TABLETAPE_DATA_DIR": str(tmp_path_factory.mktemp("serve")),
-        "TABLETAPE_RATE_LIMIT": "",
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "1",
-         "--worker-class", request.param, "--threads", "4"],
-        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+    options = ("--workers", "1", "--worker-class", request.param, "--threads", "4")
     try:
-        deadline = time.monotonic() + 30
-        while raw_request(port, b"GET /health HTTP/1.1\r\nHost: t\r\n\r\n")[0] != 200:
-            assert process.poll() is None, process.stdout.read()  # type: ignore[union-attr]
-            assert time.monotonic() < deadline, "the server did not come up"
-            time.sleep(0.1)
-        yield port
+        with serving(tmp_path_factory.mktemp("serve"), *options, redis_url=redis_url,
+                     key_prefix=prefix) as served:  # fmt: skip
+            yield served.port
     finally:
-        process.send_signal(signal.SIGTERM)
-        output, _ = process.communicate(timeout=30)
         client = redis.Redis.from_url(redis_url)
         keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
         if keys:
             client.delete(*keys)
         client.close()
-    assert process.returncode == 0, output
 
 
 def raw_request(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import random
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +22,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import make_app
+from tests.served import serving
 from tests.service.test_api import append, assert_error, auth, create, legal, play_to_the_end
 from tests.service.test_archive import drain
-from tests.service.test_serve import free_port
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -364,23 +359,8 @@ def test_a_game_followed_through_tabletape_serve_with_threads(
     """gunicorn's gthread worker streams each move as it is appended, and with 4 threads per
     process it serves 2 streams at most (half its threads): a third is refused, appends still go
     through. (The default gevent worker: tests/service/test_followers.py.)"""
-    port = free_port()
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "TABLETAPE_KEY_PREFIX": key_prefix,
-        "TABLETAPE_DATA_DIR": str(tmp_path),
-        # Short heartbeats: the server notices closed clients quickly, and stops without waiting.
-        "TABLETAPE_STREAM_HEARTBEAT": "0.2",
-        "TABLETAPE_RATE_LIMIT": "",
-    }
-    env.pop("TABLETAPE_STREAM_LIMIT", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-         "--workers", "1", "--worker-class", "gthread", "--threads", "4"],
-        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
     connections: list[http.client.HTTPConnection] = []
+    port = 0
 
     def call(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None):
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -397,17 +377,11 @@ def test_a_game_followed_through_tabletape_serve_with_threads(
         finally:
             connection.close()
 
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if call_json("GET", "/health")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert server.poll() is None, server.stdout.read()  # type: ignore[union-attr]
-            assert time.monotonic() < deadline, "the server did not come up"
-            time.sleep(0.1)
+    # Short heartbeats: the server notices closed clients quickly, and stops without waiting.
+    with serving(tmp_path, "--workers", "1", "--worker-class", "gthread", "--threads", "4",
+                 redis_url=redis_url, key_prefix=key_prefix,
+                 STREAM_HEARTBEAT="0.2") as served, closing_all(connections):  # fmt: skip
+        port = served.port
         status, game = call_json("POST", "/games", {"game": "mada", "players": ["Ana", "Ben"],
                                                     "seed": 4})  # fmt: skip
         assert status == 201
@@ -441,14 +415,19 @@ def test_a_game_followed_through_tabletape_serve_with_threads(
         end = next(m for m in stream if "comment" not in m)
         assert end["event"] == "end" and end["data"]["version"] == appended
         assert next(stream, None) is None, "the stream closes after the end"
+    assert "live streams limited to 2 per process" in served.log()
+
+
+@contextmanager
+def closing_all(connections: list[http.client.HTTPConnection]) -> Iterator[None]:
+    """Closes ``connections`` on leaving, then gives the server time to notice the closed
+    streams at their next heartbeat, before it is asked to stop."""
+    try:
+        yield
     finally:
         for connection in connections:
             connection.close()
-        time.sleep(0.5)  # the server notices the closed streams at their next heartbeat
-        server.send_signal(signal.SIGTERM)
-        output, _ = server.communicate(timeout=30)
-    assert server.returncode == 0, output
-    assert "live streams limited to 2 per process" in output
+        time.sleep(0.5)
 
 
 def test_an_archived_game_whose_stream_was_trimmed_streams_from_its_archive(
