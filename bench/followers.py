@@ -39,7 +39,7 @@ from typing import Any
 
 import redis
 
-from bench.load import _machine_busy, _server_cpu
+from bench.load import _machine_busy, _server_cpu, expect
 from bench.redis_target import RedisTarget
 from bench.scripts import GameScript, endless_game
 from bench.servers import Server, running_server
@@ -312,11 +312,11 @@ def _appends(
         processes.append(process)
     try:
         for pipe in pipes:
-            _expect(pipe, "ready")
+            expect(pipe, "ready", MESSAGE_TIMEOUT)
         cpu_before = _server_cpu(server), _machine_busy()
         for pipe in pipes:
             pipe.send("go")
-        results = [_expect(pipe, "done", seconds + MESSAGE_TIMEOUT) for pipe in pipes]
+        results = [expect(pipe, "done", seconds + MESSAGE_TIMEOUT) for pipe in pipes]
         cpu_after = _server_cpu(server), _machine_busy()
     finally:
         for process in processes:
@@ -444,7 +444,7 @@ class FollowerClients:
 
     def open(self) -> dict[str, Any]:
         """Once every stream has its answer: statuses counted, seconds it took."""
-        reports = [_expect(pipe, "opened") for pipe in self.pipes]
+        reports = [expect(pipe, "opened", MESSAGE_TIMEOUT) for pipe in self.pipes]
         statuses: Counter[int] = Counter()
         for report in reports:
             statuses.update(report["statuses"])
@@ -459,7 +459,7 @@ class FollowerClients:
         received: list[dict[str, Any]] = []
         waited = 0.0
         for pipe in self.pipes:
-            report = _expect(pipe, "done")
+            report = expect(pipe, "done", MESSAGE_TIMEOUT)
             received += report["followers"]
             waited = max(waited, report["waited"])
         return received, waited
@@ -566,14 +566,3 @@ async def _follow_all(
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     pipe.send(("done", {"followers": [f.result() for f in followers], "waited": waited}))
-
-
-def _expect(pipe: Pipe, kind: str, timeout: float = MESSAGE_TIMEOUT) -> Any:
-    if not pipe.poll(timeout):
-        raise TimeoutError(f"a bench process sent no {kind!r} within {timeout:.0f} s")
-    message = pipe.recv()
-    if message[0] == "failed":
-        raise RuntimeError(f"a bench process failed:\n{message[1]}")
-    if message[0] != kind:
-        raise RuntimeError(f"a bench process sent {message[0]!r}, expected {kind!r}")
-    return message[1]

@@ -95,14 +95,14 @@ def run_load(
             pipes.append(parent_end)
             processes.append(process)
         for pipe in pipes:
-            _expect(pipe, "prepared")
+            expect(pipe, "prepared")
         placement, balanced = _balance(server, pipes)
 
         cpu_before = _server_cpu(server), store_cpu(), _machine_busy()
         for pipe in pipes:
             pipe.send("go")
         timeout = (duration or 0.0) + MESSAGE_TIMEOUT
-        results = [_expect(pipe, "done", timeout) for pipe in pipes]
+        results = [expect(pipe, "done", timeout) for pipe in pipes]
         cpu_after = _server_cpu(server), store_cpu(), _machine_busy()
         completed = True
     finally:
@@ -153,7 +153,7 @@ def _balance(server: Server, pipes: list[Pipe]) -> tuple[list[int], bool]:
     for pipe in pipes:
         pipe.send("connect")
     for index, pipe in enumerate(pipes):
-        ports[index] = _expect(pipe, "connected")
+        ports[index] = expect(pipe, "connected")
     share = math.ceil(len(pipes) / server.workers)
     for _attempt in range(MAX_REBALANCE):
         by_worker, crowded = _split(server, ports, share)
@@ -161,7 +161,7 @@ def _balance(server: Server, pipes: list[Pipe]) -> tuple[list[int], bool]:
             break
         moved = crowded[0][-1]
         pipes[moved].send("connect")
-        ports[moved] = _expect(pipes[moved], "connected")
+        ports[moved] = expect(pipes[moved], "connected")
     else:
         by_worker, crowded = _split(server, ports, share)
     counts = {worker.pid: 0 for worker in server.worker_processes()}
@@ -183,14 +183,16 @@ def _split(
     return by_worker, crowded
 
 
-def _expect(pipe: Pipe, kind: str, timeout: float = MESSAGE_TIMEOUT) -> Any:
+def expect(pipe: Pipe, kind: str, timeout: float = MESSAGE_TIMEOUT) -> Any:
+    """The payload of the next message from a bench process (a load client, a follower
+    process), which must be of ``kind``: ("failed", traceback) or silence raise."""
     if not pipe.poll(timeout):
-        raise TimeoutError(f"a client sent no {kind!r} within {timeout:.0f} s")
+        raise TimeoutError(f"a bench process sent no {kind!r} within {timeout:.0f} s")
     message = pipe.recv()
     if message[0] == "failed":
-        raise RuntimeError(f"a load client failed:\n{message[1]}")
+        raise RuntimeError(f"a bench process failed:\n{message[1]}")
     if message[0] != kind:
-        raise RuntimeError(f"a client sent {message[0]!r}, expected {kind!r}")
+        raise RuntimeError(f"a bench process sent {message[0]!r}, expected {kind!r}")
     return message[1]
 
 
