@@ -60,21 +60,9 @@ _MAX_APPEND_ATTEMPTS = 50
 
 
 def utc_now() -> str:
-    """Server time, ISO 8601 UTC to the millisecond (formatted by hand, the date and time to the
-    second once a second: it is on every append)."""
-    global _this_second
+    """Server time, ISO 8601 UTC to the millisecond (formatted by hand: it is on every append)."""
     now = time.time()
-    whole = int(now)
-    second, text = _this_second
-    if second != whole:
-        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
-        # One tuple, replaced whole: threads read a second and its text that go together.
-        _this_second = (whole, text)
-    return f"{text}.{int((now - whole) * 1000):03d}Z"
-
-
-# The second utc_now last formatted, and its text.
-_this_second = (-1, "")
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
 
 
 def token_digest(token: str) -> str:
