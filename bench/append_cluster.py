@@ -31,7 +31,7 @@ from bench.redis_target import RedisTarget
 from bench.servers import free_port, running_server
 from bench.settings import Settings
 from bench.stats import latency_summary, ratio
-from service.embedded import die_with_parent
+from service.store.embedded import die_with_parent
 from tests.redis_cluster import LocalCluster, server_binaries
 
 MASTERS = 3

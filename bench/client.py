@@ -23,7 +23,7 @@ from typing import Any
 
 from bench.scripts import typical_game
 from bench.wire import DUMMY_TOKEN, Append, Connection, prepare_appends
-from service.embedded import die_with_parent
+from service.store.embedded import die_with_parent
 
 PARENT_TIMEOUT = 300.0
 # A run this broken measures nothing: stop rather than loop on errors.

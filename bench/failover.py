@@ -23,7 +23,7 @@ from bench.redis_target import RedisTarget
 from bench.settings import Settings
 from service.app import build_services
 from service.config import load_config
-from service.connection import close
+from service.store.connection import close
 from tests.cluster_failover import kill_a_master_under_load
 from tests.redis_cluster import LocalCluster
 

@@ -45,7 +45,7 @@ from bench.scripts import GameScript, endless_game
 from bench.servers import Server, running_server
 from bench.stats import percentile
 from bench.wire import Append, Connection, prepare_appends
-from service.embedded import die_with_parent
+from service.store.embedded import die_with_parent
 
 MESSAGE_TIMEOUT = 600.0
 FIRST_SEED = 60_000

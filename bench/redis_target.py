@@ -20,7 +20,7 @@ from pathlib import Path
 import redis
 
 from service.config import load_config
-from service.embedded import EmbeddedRedis
+from service.store.embedded import EmbeddedRedis
 
 # The API limits requests per client address (RATE_LIMIT, 100 per second by default), and all the
 # bench's clients are 127.0.0.1: left as is, the bench would measure the limiter's cap. A limit no

@@ -14,7 +14,7 @@ from typing import Any
 from bench.redis_target import RedisTarget
 from bench.stats import median, ratio
 from domain import get_game
-from service.store import EventStore, GameRecord
+from service.store.events import EventStore, GameRecord
 
 TARGET = 1 / 3
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import psutil
 
 from bench.redis_target import RedisTarget, server_environment
-from service.embedded import die_with_parent
+from service.store.embedded import die_with_parent
 
 REPO = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 30.0

@@ -37,8 +37,8 @@ import redis
 
 from bench.stats import latency_summary, ratio
 from service import create_app
-from service.archive import Archive, archive_document
-from service.statistics import PlayFigures
+from service.stats.figures import PlayFigures
+from service.store.archive import Archive, archive_document
 from tests.finished_games import play
 from workers.stats import GameFigures, count_many_figures, rate_many, rebuild_stats
 

@@ -12,25 +12,25 @@ from flask import Flask
 from flask_smorest import Api
 
 import domain  # registers every game
-from service.api import games
-from service.archive import Archive
-from service.archive_queue import ArchiveQueue
+from service.api.docs import docs_assets
+from service.api.game_shapes import register_game_components
+from service.api.health import health
+from service.api.limits import init_rate_limits
+from service.api.paths import PlayerNameConverter, name_parameter_schema
+from service.api.requests import refuse_bodies_over_the_limit
+from service.api.schemas import ErrorSchema
+from service.api.stream import stream
+from service.api.views import games
 from service.config import load_config
-from service.connection import StoreClient, connect, same_server
-from service.docs import docs_assets
-from service.embedded import ensure_embedded_redis
 from service.errors import register_error_handlers
-from service.game_shapes import register_game_components
 from service.games import GameService
-from service.health import health
-from service.limits import init_rate_limits
-from service.pages import pages
-from service.paths import PlayerNameConverter, name_parameter_schema
-from service.requests import refuse_bodies_over_the_limit
-from service.schemas import ErrorSchema
-from service.stats_api import stats
-from service.store import EventStore
-from service.stream import stream
+from service.pages.views import pages
+from service.stats.api import stats
+from service.store.archive import Archive
+from service.store.connection import StoreClient, connect, same_server
+from service.store.embedded import ensure_embedded_redis
+from service.store.events import EventStore
+from service.store.queue import ArchiveQueue
 
 
 class TabletapeApi(Api):
@@ -43,7 +43,7 @@ class TabletapeApi(Api):
 
 @dataclass(frozen=True)
 class Services:
-    # The store's client: a plain Redis or a cluster (service.connection).
+    # The store's client: a plain Redis or a cluster (service.store.connection).
     client: StoreClient
     store: EventStore
     games: GameService

@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from service.connection import DEFAULT_REPLICA_WAIT_MS
+from service.store.connection import DEFAULT_REPLICA_WAIT_MS
 
 DEFAULTS: dict[str, Any] = {
     # Unset: the service starts an embedded Redis of its own, keeping its data in DATA_DIR. It may
@@ -20,7 +20,7 @@ DEFAULTS: dict[str, Any] = {
     "REPLICA_WAIT_MS": DEFAULT_REPLICA_WAIT_MS,
     # Connections to the store per process (per node of a cluster), shared by its requests: one
     # that finds them all busy waits for one. Live streams hold none of them: each game followed
-    # in a process has one connection of its own (service.fanout), whatever its followers.
+    # in a process has one connection of its own (service.api.fanout), whatever its followers.
     "REDIS_CONNECTIONS": 32,
     "DATA_DIR": ".data",
     "ARCHIVE_DIR": None,  # default: DATA_DIR/archive
@@ -35,7 +35,7 @@ DEFAULTS: dict[str, Any] = {
     # Live streams (GET /games/{id}/stream): at most STREAM_LIMIT at once per API process (more
     # are refused with 503 unavailable). An open stream holds a greenlet under gevent, a thread
     # under gthread: `tabletape serve` sets it by worker class when it is not set (see
-    # service.cli.serve), and under gthread keeps it at most half the threads, so that streams
+    # service.cli.main.serve), and under gthread keeps it at most half the threads, so that streams
     # never starve appends and reads.
     "STREAM_LIMIT": 8,
     # A follower that has this many batches of moves waiting to be sent (it does not read) is

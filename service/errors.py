@@ -20,8 +20,8 @@ from domain.errors import (
     TabletapeError,
     UnknownGameError,
 )
-from service.connection import STORE_UNAVAILABLE
-from service.store import DamagedRecordError
+from service.store.connection import STORE_UNAVAILABLE
+from service.store.events import DamagedRecordError
 
 log = logging.getLogger(__name__)
 

@@ -3,8 +3,9 @@
 This is where the pure reducers of ``domain`` meet the event store: every move is validated by the
 game's rules against the latest state before the store appends it, atomically, at that version.
 
-A record damaged in the store (``service.store.DamagedRecordError``, or a stored event its game's
-rules refuse) is refused by every read that needs it, for that game alone; the audit names it.
+A record damaged in the store (``service.store.events.DamagedRecordError``, or a stored event its
+game's rules refuse) is refused by every read that needs it, for that game alone; the audit names
+it.
 """
 
 from __future__ import annotations
@@ -28,9 +29,6 @@ from domain.corrections import Fold, is_retract, voided
 from domain.errors import GameFinishedError, InvalidOptionsError, TabletapeError, UnknownGameError
 from domain.game import Event, Game
 from domain.viewers import PUBLIC, RECORDER, Viewer, seat
-from service.archive import Archive, events_of
-from service.audit import Audit, audit_game, replay_record
-from service.chain import FORMAT, canonical_json, event_hash, header_hash, new_salt, seed_commitment
 from service.errors import (
     ForbiddenError,
     IdempotencyConflictError,
@@ -39,7 +37,17 @@ from service.errors import (
     UnauthorizedError,
     VersionConflictError,
 )
-from service.store import (
+from service.store.archive import Archive, events_of
+from service.store.audit import Audit, audit_game, replay_record
+from service.store.chain import (
+    FORMAT,
+    canonical_json,
+    event_hash,
+    header_hash,
+    new_salt,
+    seed_commitment,
+)
+from service.store.events import (
     Appended,
     Conflict,
     DamagedHeader,

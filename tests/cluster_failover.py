@@ -8,7 +8,7 @@ each move with an Idempotency-Key that they send again on the store's 503 until 
 acknowledged, as a client of the contract would. One master is killed (SIGKILL: a crash)
 mid-load; its replica takes over. Then the record must hold every acknowledged append, at the seq
 it was acknowledged with, and nothing else; and every error meanwhile must be one the contract
-answers with 503 (``service.connection.STORE_UNAVAILABLE``).
+answers with 503 (``service.store.connection.STORE_UNAVAILABLE``).
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from typing import Any
 
 from domain import get_game
 from service.app import Services
-from service.chain import canonical_json
-from service.connection import STORE_UNAVAILABLE
-from service.store import EventStore
+from service.store.chain import canonical_json
+from service.store.connection import STORE_UNAVAILABLE
+from service.store.events import EventStore
 from tests.redis_cluster import LocalCluster
 
 # No part of a run waits longer than this for anything.

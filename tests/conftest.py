@@ -25,8 +25,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
-from service.connection import StoreClient, close, connect
-from service.embedded import EmbeddedRedis
+from service.store.connection import StoreClient, close, connect
+from service.store.embedded import EmbeddedRedis
 from tests.redis_cluster import LocalCluster
 
 
@@ -42,7 +42,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(autouse=True)
 def feeds_stopped() -> Iterator[None]:
-    """After each test, the live games' readers it started (service/fanout.py) are gone: one
+    """After each test, the live games' readers it started (service/api/fanout.py) are gone: one
     lingers up to a blocking read once its last follower leaves, and must not outlive the
     test's Redis client."""
     yield

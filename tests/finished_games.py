@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.mada import Mada, MadaState
-from service.chain import FORMAT, event_hash, header_hash, seed_commitment
-from service.store import GameRecord, StoredEvent
+from service.store.chain import FORMAT, event_hash, header_hash, seed_commitment
+from service.store.events import GameRecord, StoredEvent
 
 GAME = Mada()
 

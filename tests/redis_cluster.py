@@ -19,7 +19,7 @@ from pathlib import Path
 
 import redis
 
-from service.embedded import die_with_parent
+from service.store.embedded import die_with_parent
 
 # A cluster node talks to the others on its port + 10000 (the cluster bus).
 _BUS_OFFSET = 10000

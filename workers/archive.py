@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from service.archive import Archive, archive_document
-from service.audit import audit_game
 from service.config import load_config
-from service.connection import STORE_UNAVAILABLE, StoreClient, close, connect, same_server
-from service.store import DamagedHeader, DamagedRecordError, EventStore
+from service.store.archive import Archive, archive_document
+from service.store.audit import audit_game
+from service.store.connection import STORE_UNAVAILABLE, StoreClient, close, connect, same_server
+from service.store.events import DamagedHeader, DamagedRecordError, EventStore
 from workers import stats
 
 log = logging.getLogger(__name__)

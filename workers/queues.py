@@ -14,8 +14,8 @@ import redis
 from rq import Queue, Worker
 from rq.registry import StartedJobRegistry
 
-from service.archive_queue import ArchiveQueue, archive_queue_name
-from service.store import EventStore
+from service.store.events import EventStore
+from service.store.queue import ArchiveQueue, archive_queue_name
 
 log = logging.getLogger(__name__)
 

@@ -8,9 +8,9 @@ health left).
 The order matters: a rating update depends on the ratings before it. The archive jobs of two
 games may run in either order, so a game is put in its place by its ``finished_at`` (then id),
 and when it lands before games already rated, those are rated again after it, from the inputs
-each game keeps (``service.ratings`` lists the keys). The update is computed here in Python and
-written in one MULTI under WATCH of the game's order: two workers never interleave, a conflict is
-retried, and a game already in the order is never rated twice. ``replay`` is the one place the
+each game keeps (``service.stats.ratings`` lists the keys). The update is computed here in Python
+and written in one MULTI under WATCH of the game's order: two workers never interleave, a conflict
+is retried, and a game already in the order is never rated twice. ``replay`` is the one place the
 model is applied, for the live updates and the rebuild alike, so both give the same floats.
 """
 
@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 import redis
 from openskill.models import PlackettLuce
 
-from service.connection import StoreClient
-from service.ratings import (
+from service.stats.figures import Number, StatsKeys
+from service.stats.ratings import (
     Rating,
     board_score,
     board_suffix,
@@ -35,7 +35,7 @@ from service.ratings import (
     order_suffix,
     played_suffix,
 )
-from service.statistics import Number, StatsKeys
+from service.store.connection import StoreClient
 
 if TYPE_CHECKING:
     from workers.stats import GameFigures

@@ -5,7 +5,7 @@ every figure from the archive files alone and swaps them in, so both paths give 
 Nothing here knows a game's rules: the figures come from ``Game.result``, ``first_player`` and
 ``stats_counters``, so a new game gets its statistics without code here.
 
-Where the figures lie, and how the API reads them, is ``service.statistics`` (the read model).
+Where the figures lie, and how the API reads them, is ``service.stats.figures`` (the read model).
 """
 
 from __future__ import annotations
@@ -24,11 +24,7 @@ import redis
 
 from domain import get_game
 from domain.errors import TabletapeError
-from service.archive import Archive, events_of, read_document
-from service.audit import Audit, replay_record
-from service.chain import LEGACY_FORMAT
-from service.connection import StoreClient, server_of
-from service.statistics import (
+from service.stats.figures import (
     ALL_COUNTS,
     LIVE_ROOT,
     SECTIONS,
@@ -46,8 +42,12 @@ from service.statistics import (
     player_suffix,
     scores_suffix,
 )
-from service.stats_periods import finished_day, periods_of
-from service.store import GameRecord
+from service.stats.periods import finished_day, periods_of
+from service.store.archive import Archive, events_of, read_document
+from service.store.audit import Audit, replay_record
+from service.store.chain import LEGACY_FORMAT
+from service.store.connection import StoreClient, server_of
+from service.store.events import GameRecord
 from workers import ratings
 
 log = logging.getLogger(__name__)
@@ -114,7 +114,7 @@ def figures_of(
     first = game.first_player(final)
 
     # The games, and the games each seat held, are told by players:<n>:games (see
-    # service.statistics); a win count is written only when there is a win.
+    # service.stats.figures); a win count is written only when there is a win.
     totals = {
         "events": len(bodies),
         # Per player count, for the win rate a seat would have if no seat had an advantage.

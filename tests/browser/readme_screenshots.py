@@ -19,7 +19,7 @@ from pathlib import Path
 import redis
 from rq import SimpleWorker
 
-from service.embedded import EmbeddedRedis
+from service.store.embedded import EmbeddedRedis
 from tests.browser.helpers import (
     CHROMIUM_ARGS,
     INSTALL_HINT,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from service.store import EventStore
+from service.store.events import EventStore
 from workers import archive, ratings, stats
 
 

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from domain import game_names, get_game
-from service.connection import StoreClient
+from service.store.connection import StoreClient
 from tests.conftest import make_app
 
 

@@ -21,10 +21,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rq import SimpleWorker
 
-from service.archive import Archive
-from service.archive_queue import archive_job_id
-from service.audit import replay_record
-from service.connection import StoreClient
+from service.store.archive import Archive
+from service.store.audit import replay_record
+from service.store.connection import StoreClient
+from service.store.queue import archive_job_id
 from tests.conftest import make_app
 from tests.service.test_api import assert_error, auth, create, play_to_the_end
 
@@ -64,7 +64,7 @@ def worker_env(store_url: str, key_prefix: str, archive_dir: Path) -> dict[str, 
 
 def run_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", *args],
+        [sys.executable, "-m", "service.cli.main", *args],
         env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
 
@@ -149,7 +149,7 @@ def test_a_worker_killed_mid_job_then_rerun_archives_and_counts_once(
     )
     env = worker_env(store_url, key_prefix, archive_dir)
     worker = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "worker", "--burst"],
+        [sys.executable, "-m", "service.cli.main", "worker", "--burst"],
         env=env, cwd=REPO, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip

@@ -15,7 +15,7 @@ import redis
 from click.testing import CliRunner
 from flask import Flask
 
-from service.cli import main
+from service.cli.main import main
 from tests.conftest import make_app
 from tests.service.test_archive import run_cli, worker_env
 

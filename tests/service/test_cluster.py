@@ -23,9 +23,9 @@ from redis.exceptions import ClusterDownError, SlotNotCoveredError, TryAgainErro
 
 from service.app import build_services
 from service.config import load_config
-from service.connection import StoreClient, close, connect
-from service.statistics import LIVE_ROOT, StatsKeys
-from service.store import Appended, Conflict, EventStore
+from service.stats.figures import LIVE_ROOT, StatsKeys
+from service.store.connection import StoreClient, close, connect
+from service.store.events import Appended, Conflict, EventStore
 from tests.conftest import make_app
 from tests.redis_cluster import LocalCluster
 from tests.service.test_api import append, create, legal, play_to_the_end

@@ -4,10 +4,10 @@ The cluster here is three masters with a replica each, failing a master over aft
 silence (cluster-node-timeout 1000). The run under load and its count are in
 tests/cluster_failover.py (the benchmark reports the same run): the record must hold every
 acknowledged append at the seq it was acknowledged with, and nothing else, and every error meanwhile
-must be one the contract answers with 503 (``service.connection.STORE_UNAVAILABLE``).
+must be one the contract answers with 503 (``service.store.connection.STORE_UNAVAILABLE``).
 
 Redis replicates asynchronously: the store acknowledges an append only once a replica has it (WAIT
-after the append script: service.connection.acknowledged_writes), without which a crash could
+after the append script: service.store.connection.acknowledged_writes), without which a crash could
 lose acknowledged appends. ``test_what_waiting_for_a_replica_costs`` prints what that wait costs.
 """
 
@@ -26,8 +26,8 @@ import pytest
 from service import connection
 from service.app import build_services
 from service.config import load_config
-from service.connection import STORE_UNAVAILABLE, ReplicaNotConfirmedError, close
-from service.store import Appended, EventStore, Replayed
+from service.store.connection import STORE_UNAVAILABLE, ReplicaNotConfirmedError, close
+from service.store.events import Appended, EventStore, Replayed
 from tests.cluster_failover import DEADLINE_SECONDS, kill_a_master_under_load, master_of
 from tests.redis_cluster import LocalCluster
 from tests.service.test_store import record

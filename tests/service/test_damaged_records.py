@@ -2,10 +2,10 @@
 500 ``damaged_record`` for that game alone, the workers mark it once and go on, and every other
 game, the listing and the statistics go on.
 
-The damage is written straight into Redis under the game's keys (``service.store``), as a disk
-fault or a hand edit would. The reads are made by a service started after the damage (``fresh``):
-a process keeps the latest states of the games it served, and a damage made behind its back is
-seen once it reads the record again.
+The damage is written straight into Redis under the game's keys (``service.store.events``), as a
+disk fault or a hand edit would. The reads are made by a service started after the damage
+(``fresh``): a process keeps the latest states of the games it served, and a damage made behind
+its back is seen once it reads the record again.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rq.registry import FailedJobRegistry
 
-from service.chain import LEGACY_FORMAT, header_hash
+from service.store.chain import LEGACY_FORMAT, header_hash
 from tests.conftest import make_app
 from tests.service.test_api import append, assert_error, auth, create, legal, play_to_the_end
 from tests.service.test_archive import run_cli, worker_env

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import redis
 
-from service.embedded import EmbeddedRedis
+from service.store.embedded import EmbeddedRedis
 
 
 def test_embedded_redis_starts_and_stops_leaving_no_process(tmp_path: Path) -> None:
@@ -36,7 +36,7 @@ def test_embedded_redis_keeps_its_data_across_restarts(tmp_path: Path) -> None:
 def test_embedded_redis_dies_with_a_killed_parent(tmp_path: Path) -> None:
     # The parent is killed outright (no atexit): the kernel's parent-death signal stops Redis.
     script = (
-        "import sys, time; from service.embedded import EmbeddedRedis;"
+        "import sys, time; from service.store.embedded import EmbeddedRedis;"
         f"e = EmbeddedRedis({str(tmp_path)!r}); e.start(); print(e.process.pid, flush=True);"
         "time.sleep(60)"
     )

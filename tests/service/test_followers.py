@@ -1,5 +1,5 @@
-"""Many followers of live games: the process's hub (service/fanout.py), and `tabletape serve` with
-its default gevent worker serving hundreds of streams at once, on the real Redis server."""
+"""Many followers of live games: the process's hub (service/api/fanout.py), and `tabletape serve`
+with its default gevent worker serving hundreds of streams at once, on the real Redis server."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ import redis
 from flask import Flask
 
 from domain.viewers import PUBLIC, RECORDER, seat
-from service.connection import StoreClient
-from service.fanout import Batch, End, Hub, Subscription, reader_name
-from service.store import StoredEvent
+from service.api.fanout import Batch, End, Hub, Subscription, reader_name
+from service.store.connection import StoreClient
+from service.store.events import StoredEvent
 from tests.conftest import make_app
 from tests.served import serving
 from tests.service.test_api import append, create, legal, play_to_the_end

@@ -1,9 +1,9 @@
-"""The rate limit's counter (service.limits): fixed windows per client address."""
+"""The rate limit's counter (service.api.limits): fixed windows per client address."""
 
 from __future__ import annotations
 
 from service import limits
-from service.limits import FixedWindows
+from service.api.limits import FixedWindows
 
 
 def test_a_client_gets_its_amount_per_window_then_waits_for_the_next() -> None:

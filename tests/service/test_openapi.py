@@ -15,10 +15,10 @@ import pytest
 from marshmallow import ValidationError
 
 from domain import game_names, get_game
-from service.api import IF_MATCH_PATTERN, if_match_version
+from service.api.requests import ascii_int
+from service.api.schemas import NAME_CONTROL, NAME_SHOWS, check_name
+from service.api.views import IF_MATCH_PATTERN, if_match_version
 from service.errors import InvalidRequestError
-from service.requests import ascii_int
-from service.schemas import NAME_CONTROL, NAME_SHOWS, check_name
 from tests.conftest import make_app
 
 # Every operation, with the errors its view can answer. Every request may be rate limited (429);

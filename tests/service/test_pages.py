@@ -13,11 +13,19 @@ import pytest
 from flask.testing import FlaskClient
 
 from domain import game_names
-from service.pages import CONTENT_SECURITY_POLICY, describe
-from service.plots import bar_plot, nice_scale
+from service.pages.plots import bar_plot, nice_scale
+from service.pages.views import CONTENT_SECURITY_POLICY, describe
 from tests.service.test_api import append, create, legal, play_to_the_end
 
-SERVICE = Path(__file__).resolve().parents[2] / "service"
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = ROOT / "service" / "pages"
+
+
+def page_files() -> list[Path]:
+    """The pages' templates and static files (there are some: a glob that finds none fails)."""
+    found = [*PAGES.glob("templates/*"), *PAGES.glob("static/*")]
+    assert len(found) > 10
+    return found
 
 
 def test_the_index_lists_the_recent_games_newest_first(client: FlaskClient) -> None:
@@ -93,7 +101,7 @@ def test_every_game_has_a_renderer_and_the_assets_are_served(client: FlaskClient
 
 
 def test_nothing_is_fetched_from_outside_the_service() -> None:
-    for path in [*SERVICE.glob("templates/*"), *SERVICE.glob("static/*")]:
+    for path in page_files():
         text = path.read_text()
         # The SVG namespace is a name, not an address fetched.
         outside = set(re.findall(r"(?:https?:)?//[\w.-]+\.\w+", text)) - {"http://www.w3.org"}
@@ -102,10 +110,10 @@ def test_nothing_is_fetched_from_outside_the_service() -> None:
 
 
 def test_templates_and_assets_are_installed_with_the_package() -> None:
-    pyproject = tomllib.loads((SERVICE.parent / "pyproject.toml").read_text())
-    patterns = pyproject["tool"]["setuptools"]["package-data"]["service"]
-    for path in [*SERVICE.glob("templates/*"), *SERVICE.glob("static/*")]:
-        relative = path.relative_to(SERVICE).as_posix()
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["service.pages"]
+    for path in page_files():
+        relative = path.relative_to(PAGES).as_posix()
         assert any(fnmatch(relative, pattern) for pattern in patterns), relative
 
 

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.chain import LEGACY_FORMAT, canonical_json, header_hash, sha256_hex
+from service.store.chain import LEGACY_FORMAT, canonical_json, header_hash, sha256_hex
 from tests.service.test_api import auth, create, legal
 
 

@@ -39,7 +39,7 @@ def test_serve_runs_gunicorn_on_an_embedded_redis_that_a_worker_joins(tmp_path: 
         assert request(url)[1]["status"] == "finished"
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "TABLETAPE_REDIS_URL")}
         worker = subprocess.run(
-            [sys.executable, "-m", "service.cli", "worker", "--burst"],
+            [sys.executable, "-m", "service.cli.main", "worker", "--burst"],
             env={**env, "TABLETAPE_DATA_DIR": str(tmp_path)},
             capture_output=True, text=True, timeout=120,
         )  # fmt: skip

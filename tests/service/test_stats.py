@@ -18,11 +18,11 @@ import redis
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from service.archive import Archive, archive_document
-from service.connection import StoreClient
-from service.statistics import game_stats, player_stats
-from service.stats_api import stats as stats_blueprint
-from service.stats_cli import stats as stats_command
+from service.cli.stats import stats as stats_command
+from service.stats.api import stats as stats_blueprint
+from service.stats.figures import game_stats, player_stats
+from service.store.archive import Archive, archive_document
+from service.store.connection import StoreClient
 from tests.conftest import make_app
 from tests.finished_games import GAME, Played, play
 from workers.stats import StatsError, count_game, figures_of, rebuild_stats, replay_states

@@ -21,9 +21,9 @@ import redis
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
-from service.connection import StoreClient
-from service.statistics import StatsFilter, StatsKeys, game_stats, player_stats, versus_stats
-from service.stats_periods import DayFilter, periods_between
+from service.stats.figures import StatsFilter, StatsKeys, game_stats, player_stats, versus_stats
+from service.stats.periods import DayFilter, periods_between
+from service.store.connection import StoreClient
 from tests.conftest import make_app
 from tests.service.test_stats import (
     NAMES,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import redis
 
-from service.chain import FORMAT, canonical_json, event_hash, header_hash, seed_commitment
-from service.connection import StoreClient
-from service.store import (
+from service.store.chain import FORMAT, canonical_json, event_hash, header_hash, seed_commitment
+from service.store.connection import StoreClient
+from service.store.events import (
     Appended,
     Conflict,
     EventStore,

@@ -2,8 +2,8 @@
 /players/{a}/versus/{b}, /ratings/{game} and /players/{name}/ratings/{game}/history.
 
 The figures and ratings are projections the archive job keeps in Redis (``workers.stats``,
-``workers.ratings``); a view only reads them, through the read models (``service.statistics``,
-``service.ratings``). Errors are raised, as everywhere: a game named in the path that does not
+``workers.ratings``); a view only reads them, through the read models (``service.stats.figures``,
+``service.stats.ratings``). Errors are raised, as everywhere: a game named in the path that does not
 exist is a 404, like an unknown game id; a malformed filter is a 400.
 """
 
@@ -17,13 +17,13 @@ from flask.views import MethodView
 
 from domain import get_game
 from domain.errors import UnknownGameError
-from service.api import ApiBlueprint, error_doc
+from service.api.requests import ascii_int
+from service.api.views import ApiBlueprint, error_doc
 from service.errors import InvalidRequestError, NotFoundError
 from service.jsonio import json_response
-from service.ratings import leaderboard, player_ratings, rating_history
-from service.requests import ascii_int
-from service.statistics import StatsFilter, game_stats, player_stats, versus_stats
-from service.stats_schemas import (
+from service.stats.figures import StatsFilter, game_stats, player_stats, versus_stats
+from service.stats.ratings import leaderboard, player_ratings, rating_history
+from service.stats.schemas import (
     GameStatsQuerySchema,
     GameStatsSchema,
     PlayerStatsQuerySchema,
@@ -46,7 +46,7 @@ def _redis() -> tuple[redis.Redis, str]:
 
 def _errors(*statuses: int) -> Any:
     """Document the contract's error body for the statuses a view can answer, plus 429 and 503:
-    one ``doc`` decorator, as ``service.api``'s views have."""
+    one ``doc`` decorator, as ``service.api.views``'s views have."""
     descriptions = {
         400: "invalid_request: a malformed filter",
         404: "not_found: no game of that name",

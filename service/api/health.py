@@ -9,10 +9,10 @@ import redis
 from flask import current_app
 from flask.views import MethodView
 
-from service.api import RETRY_AFTER, ApiBlueprint
+from service.api.schemas import ErrorSchema, HealthSchema
+from service.api.views import RETRY_AFTER, ApiBlueprint
 from service.errors import STORE_RETRY_AFTER
 from service.jsonio import json_response
-from service.schemas import ErrorSchema, HealthSchema
 
 log = logging.getLogger(__name__)
 

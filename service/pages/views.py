@@ -24,22 +24,22 @@ from domain.errors import UnknownGameError
 from domain.game import Game
 from domain.madcala.catalog import DEFAULT_CATALOG, SPACE_EFFECTS
 from domain.viewers import PUBLIC
-from service.chain import seed_commitment
+from service.api.requests import ascii_int
 from service.errors import InvalidRequestError, NotFoundError
 from service.games import GameService
-from service.plots import bar_plot, line_plot, shown_number
-from service.ratings import leaderboard, player_ratings, rating_history
-from service.requests import ascii_int
-from service.statistics import game_stats, player_stats
-from service.stats_pages import (
+from service.pages.plots import bar_plot, line_plot, shown_number
+from service.pages.stats import (
     filter_words,
     head_to_head,
     loaded_query,
     page_filters,
     sent_filters,
 )
-from service.stats_schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, RatingsQuerySchema
-from service.store import DamagedRecordError, GameRecord
+from service.stats.figures import game_stats, player_stats
+from service.stats.ratings import leaderboard, player_ratings, rating_history
+from service.stats.schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, RatingsQuerySchema
+from service.store.chain import seed_commitment
+from service.store.events import DamagedRecordError, GameRecord
 
 pages = Blueprint(
     "pages",

@@ -66,7 +66,7 @@
   Tabletape.plural = plural;
   Tabletape.humanize = humanize;
 
-  // Describing a move: the same words as service/pages.py's describe() ---------------------------
+  // Describing a move: the same words as service/pages/views.py's describe() ---------------------------
 
   const NOT_DESCRIBED = new Set(["seq", "type", "player", "at", "hash", "version", "void"]);
   const SEAT_FIELDS = new Set(["target"]);
@@ -191,7 +191,7 @@
   Tabletape.followGame = followGame;
 
   /** Check the seed commitment again in this browser, where crypto.subtle is to be had: SHA-256
-   * of the canonical JSON {"salt": "<salt>", "seed": <seed>}, as service/chain.py makes it. The
+   * of the canonical JSON {"salt": "<salt>", "seed": <seed>}, as service/store/chain.py makes it. The
    * page's data carries the seed as a string of digits (once the game is over): a JS Number
    * would round a seed above 2**53, so the digits go into the JSON text as they are. */
   async function checkCommitment(data, paragraph) {

@@ -6,7 +6,7 @@ stopped: EventSource sends the last id it saw as ``Last-Event-ID`` by itself, an
 starts after it.
 
 How it is served: the events the client has not seen yet first (XRANGE, or the archive once the
-stream is trimmed), then what the process's one reader of the game brings (``service.fanout``:
+stream is trimmed), then what the process's one reader of the game brings (``service.api.fanout``:
 one XREAD BLOCK per game and process, however many follow it), until the game's end or
 STREAM_SECONDS, after which the client resumes. A client that does not read what it is sent is
 dropped once STREAM_BACKLOG batches wait for it: its stream ends, and it resumes where it stopped.
@@ -39,13 +39,19 @@ from domain import get_game
 from domain.corrections import voided
 from domain.errors import TabletapeError
 from domain.viewers import Viewer
-from service.api import TOKEN_HEADER, ApiBlueprint, error_doc, reader, service
+from service.api.fanout import Batch, End, Hub, Item, Render, Subscription
+from service.api.game_shapes import ref
+from service.api.requests import (
+    HEADER_SPACE,
+    MAX_DIGITS,
+    MAX_QUERY_INTEGER,
+    QueryInteger,
+    ascii_int,
+)
+from service.api.views import TOKEN_HEADER, ApiBlueprint, error_doc, reader, service
 from service.errors import InvalidRequestError
-from service.fanout import Batch, End, Hub, Item, Render, Subscription
-from service.game_shapes import ref
 from service.games import GameService, event_json
-from service.requests import HEADER_SPACE, MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger, ascii_int
-from service.store import GameRecord, StoredEvent
+from service.store.events import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
 
@@ -282,7 +288,7 @@ def follow(
     Each move says whether it is void as of when it is sent, as GET /events would say then. A
     retraction voids the latest move still standing, which the whole record decides: the events
     the client has not seen yet are read and marked here (``_catch_up``); the live ones come from
-    the process's feed of the game (``service.fanout``), marked and rendered there once for all
+    the process's feed of the game (``service.api.fanout``), marked and rendered there once for all
     its followers who see the game alike.
 
     Runs outside the request: it uses only what it is given.

@@ -31,7 +31,7 @@ from apispec import APISpec
 from domain import game_names, get_game
 from domain.corrections import RETRACT
 from domain.game import Game
-from service.schemas import MAX_NAME, MAX_SEED, NAME_CONTROL, NAME_SHOWS
+from service.api.schemas import MAX_NAME, MAX_SEED, NAME_CONTROL, NAME_SHOWS
 
 Schema = dict[str, Any]
 

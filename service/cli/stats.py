@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from service.config import load_config
-from service.connection import close, connect
-from service.embedded import ensure_embedded_redis
+from service.store.connection import close, connect
+from service.store.embedded import ensure_embedded_redis
 
 
 @click.group()

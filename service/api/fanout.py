@@ -38,7 +38,7 @@ from domain.corrections import voided
 from domain.errors import TabletapeError
 from domain.viewers import Viewer
 from service.games import GameService
-from service.store import GameRecord, StoredEvent
+from service.store.events import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
 

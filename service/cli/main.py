@@ -13,9 +13,9 @@ from typing import Any
 import click
 
 import domain
+from service.cli.stats import stats
 from service.config import environment_value, load_config
-from service.embedded import EmbeddedRedis
-from service.stats_cli import stats
+from service.store.embedded import EmbeddedRedis
 
 
 @click.group(context_settings={"max_content_width": 100})
@@ -58,7 +58,7 @@ def serve(
     """Serve the API with gunicorn, on REDIS_URL or else on an embedded Redis.
 
     gunicorn runs WORKERS processes, answering gunicorn's own errors in the API's JSON error
-    body (service/gunicorn_worker.py). A live stream (GET /games/{id}/stream) holds its
+    body (service/api/gunicorn_worker.py). A live stream (GET /games/{id}/stream) holds its
     connection for its whole life, and each process reads each followed game once from Redis for
     all its followers. The worker class decides what a connection costs:
 
@@ -75,7 +75,7 @@ def serve(
     """
     from gunicorn.app.base import BaseApplication
 
-    from service.gunicorn_worker import worker_class as worker_class_name
+    from service.api.gunicorn_worker import worker_class as worker_class_name
 
     config = load_config()
     streams = _stream_limit(config["STREAM_LIMIT"], worker_class, connections, threads)
@@ -219,7 +219,7 @@ def import_command(files: tuple[str, ...]) -> None:
     from marshmallow import ValidationError
 
     from domain.errors import TabletapeError
-    from service.schemas import RecordSchema
+    from service.api.schemas import RecordSchema
 
     services = _services()
     failures = []

@@ -1,7 +1,7 @@
 """What the statistics pages read besides the API's figures: their filters, as a form sends them,
 and a player's usual opponents.
 
-The filters are the API's (``service.stats_schemas``, ``service.stats_api``), read the same way,
+The filters are the API's (``service.stats.schemas``, ``service.stats.api``), read the same way,
 so that a page and ``GET /stats/{game}`` never disagree on what a filter means. One difference: a
 form sends its empty fields (``players=&since=``), which mean "no filter" here.
 """
@@ -14,10 +14,10 @@ from typing import Any
 from marshmallow import Schema, ValidationError
 
 from domain import game_names
-from service.connection import StoreClient
 from service.errors import InvalidRequestError
-from service.statistics import StatsFilter, game_stats, versus_stats
-from service.stats_api import filters_of
+from service.stats.api import filters_of
+from service.stats.figures import StatsFilter, game_stats, versus_stats
+from service.store.connection import StoreClient
 
 FILTERS_FAIL = "These filters cannot be applied"
 # How many opponents a player's page shows head to head.

@@ -21,7 +21,7 @@
   // Counters: darker shades, so that their values keep a 4.5:1 contrast.
   const TOKEN = { green: "#2e7d32", yellow: "#f2c200", red: "#c62828" };
   const MANGO_INK = { green: "#ffffff", yellow: "#1f2328", red: "#ffffff" };
-  // The seat colours of service/pages.py (SIFAKA_COLOURS).
+  // The seat colours of service/pages/views.py (SIFAKA_COLOURS).
   const PAWN = { red: "#c62828", blue: "#1565c0", yellow: "#b8860b", green: "#2e7d32" };
   const TINT = { red: "#f9d9d6", blue: "#d6e4f6", yellow: "#fbefc2", green: "#d5ecd6" };
   const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };

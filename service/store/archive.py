@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from service.store import GameRecord, StoredEvent
+from service.store.events import GameRecord, StoredEvent
 
 SUFFIX = ".json.gz"
 

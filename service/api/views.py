@@ -16,11 +16,8 @@ from webargs.core import is_json
 from webargs.flaskparser import FlaskParser
 
 from domain.viewers import PUBLIC, RECORDER, Viewer
-from service.errors import InvalidRequestError, UnauthorizedError
-from service.game_shapes import ref
-from service.games import GameService, Tokens
-from service.jsonio import json_response
-from service.requests import (
+from service.api.game_shapes import ref
+from service.api.requests import (
     HEADER_SPACE,
     MAX_DIGITS,
     ascii_int,
@@ -28,7 +25,7 @@ from service.requests import (
     json_body,
     parse_json,
 )
-from service.schemas import (
+from service.api.schemas import (
     AuditSchema,
     CreatedGameSchema,
     CreateGameSchema,
@@ -40,7 +37,10 @@ from service.schemas import (
     RecordSchema,
     StateQuerySchema,
 )
-from service.store import DamagedRecordError, GameRecord
+from service.errors import InvalidRequestError, UnauthorizedError
+from service.games import GameService, Tokens
+from service.jsonio import json_response
+from service.store.events import DamagedRecordError, GameRecord
 
 
 class _Parser(FlaskParser):
@@ -48,7 +48,7 @@ class _Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
     def _raw_load_json(self, req: Request) -> Any:
-        # Bodies are read and parsed by service.requests, with its limits (webargs' own parser
+        # Bodies are read and parsed by service.api.requests, with its limits (webargs' own parser
         # is the standard library's: a RecursionError, a ValueError past 4,300 digits, and lone
         # surrogates and NaN let through). No body: the schema names the fields it requires.
         if not is_json(req.mimetype):
@@ -80,7 +80,7 @@ def _errors(
     *statuses: int, body: str | None = None, parameters: list[dict[str, Any]] | None = None
 ) -> Any:
     """Document the contract's error body for the statuses a view can answer, the request's
-    ``body`` (a component of ``service.game_shapes``) when it has one, and its ``parameters``.
+    ``body`` (a component of ``service.api.game_shapes``) when it has one, and its ``parameters``.
 
     One ``doc`` decorator, not one ``alt_response`` per status: each decorator wraps the view,
     and the wrappers run on every request. (Headers are documented on the route, but for a view
@@ -100,7 +100,7 @@ def _errors(
     return games.doc(**documented)
 
 
-# Sent with every 429 and 503 (service.limits, service.errors, the stream's slots, the health).
+# Sent with every 429 and 503 (service.api.limits, service.errors, the stream's slots, the health).
 RETRY_AFTER = {
     "Retry-After": {
         "description": "the seconds to wait before retrying",
@@ -189,7 +189,7 @@ def event_body() -> dict[str, Any]:
     """The posted event: a JSON object with a string ``type``; the game checks the rest.
 
     Parsed here rather than by webargs and marshmallow: this is the hot path of every append,
-    and the game's own rules validate the fields (service.game_shapes documents them).
+    and the game's own rules validate the fields (service.api.game_shapes documents them).
     """
     if not request.is_json:
         raise InvalidRequestError(

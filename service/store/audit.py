@@ -1,5 +1,5 @@
 """Audit of a record: replay it from its header with the game's rules, check its seed commitment
-and recompute its hash chain (``service.chain``, in the record's own format).
+and recompute its hash chain (``service.store.chain``, in the record's own format).
 
 A problem names the event it concerns, so a record changed behind the service's back (an event
 edited in Redis, a corrupted file) is pointed at, not just rejected.
@@ -14,8 +14,8 @@ from typing import Any
 from domain import get_game
 from domain.corrections import Fold
 from domain.errors import TabletapeError
-from service.chain import LEGACY_FORMAT, event_hash, header_hash, seed_commitment
-from service.store import GameRecord, StoredEvent
+from service.store.chain import LEGACY_FORMAT, event_hash, header_hash, seed_commitment
+from service.store.events import GameRecord, StoredEvent
 
 
 @dataclass

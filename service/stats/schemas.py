@@ -1,8 +1,8 @@
 """Marshmallow schemas of the statistics: their filters, which they load, and their bodies,
 which they only describe (for the OpenAPI document of /stats, /players and /ratings).
 
-The bodies are built by the read models (``service.statistics``, ``service.ratings``). Rates are
-fractions from 0 to 1, and 0 when there is nothing to divide by.
+The bodies are built by the read models (``service.stats.figures``, ``service.stats.ratings``).
+Rates are fractions from 0 to 1, and 0 when there is nothing to divide by.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from service.requests import QueryInteger
-from service.schemas import CURSOR_PATTERN
-from service.stats_periods import DayFilter
+from service.api.requests import QueryInteger
+from service.api.schemas import CURSOR_PATTERN
+from service.stats.periods import DayFilter
 
 # The most seats a filter may name: more than any game seats, few enough to stay a count.
 MAX_PLAYERS_FILTER = 100

@@ -1,7 +1,8 @@
 """Marshmallow schemas: they validate requests and, through flask-smorest, write the OpenAPI doc.
 
 What differs per game (events, states, options, so the creation and record bodies) is documented
-by ``service.game_shapes`` from each game's own declared shapes, and checked by the game's rules.
+by ``service.api.game_shapes`` from each game's own declared shapes, and checked by the game's
+rules.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import unicodedata
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from service.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
+from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
 
 MAX_SEED = 2**64 - 1
 # A next_cursor (the digits of a creation serial), or nothing: an empty cursor is the first page.

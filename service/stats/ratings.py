@@ -2,7 +2,7 @@
 
 ``workers.ratings`` writes them, once per finished game, in the order games finished; the API
 only reads them, through this module. Keys, under the statistics' root (``<prefix>{stats}``, see
-``service.statistics``), per game ``<g>``:
+``service.stats.figures``), per game ``<g>``:
 
 - ``ratings:<g>:order`` sorted set: game id -> its ``finished_at`` in microseconds since the epoch.
   Redis orders equal scores by member, so the set's order is the finish order: ``finished_at``,
@@ -24,8 +24,8 @@ import json
 from typing import Any
 
 from domain import game_names, get_game
-from service.connection import StoreClient
-from service.statistics import StatsKeys
+from service.stats.figures import StatsKeys
+from service.store.connection import StoreClient
 
 # A player's rating as kept: mu, sigma and the number of games rated.
 Rating = tuple[float, float, int]

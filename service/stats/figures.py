@@ -24,7 +24,7 @@ game, per player), and written once per finished game: one slot holds them well.
 
 Those answer the unfiltered queries. The filters (player count, player, days) read the same
 figures kept per bucket: per game, player count ``<n>`` and period ``<p>`` (a UTC day, month or
-year, ``service.stats_periods``), a query summing the buckets it covers. Each game is also added
+year, ``service.stats.periods``), a query summing the buckets it covers. Each game is also added
 to the buckets whose ``<n>`` is ``all`` (every player count): a query without ``players=`` reads
 those, a quarter as many hashes as the per-count ones would be for Mada (not the per-player
 buckets: they would double the writes of a game, which are mostly theirs):
@@ -41,7 +41,7 @@ buckets: they would double the writes of a game, which are mostly theirs):
   (``<n>`` a player count or ``all`` here too);
 - ``:years`` hash: year -> games finished in it, the years a query may have to cover.
 
-The ratings live under the same root too (``service.ratings``).
+The ratings live under the same root too (``service.stats.ratings``).
 
 Every figure is an integer summed with HINCRBY, exact in any order, so a rebuild that counts the
 games in another order ends with the same figures. Score sums are the exception: HINCRBYFLOAT, so a
@@ -58,8 +58,8 @@ from typing import Any
 
 from domain import game_names, get_game
 from domain.game import Game
-from service.connection import StoreClient
-from service.stats_periods import DayFilter, periods_covering
+from service.stats.periods import DayFilter, periods_covering
+from service.store.connection import StoreClient
 
 # The hash tag every statistics key carries; a rebuild writes under ``{stats}rebuild-<hex>``.
 LIVE_ROOT = "{stats}"

@@ -7,7 +7,7 @@ Lua script can touch them all atomically:
   seed_commitment, options, rules_version, record_format, the tokens' digests), plus what changes
   as it is played: version, head_hash, status, finished_at, result;
 - ``<prefix>{id}:events``  stream: event N has the entry id ``0-N``, so a range of moves is a range
-  of ids; fields ``body`` (the event's canonical JSON), ``at``, ``hash`` (``service.chain``);
+  of ids; fields ``body`` (the event's canonical JSON), ``at``, ``hash`` (``service.store.chain``);
 - ``<prefix>{id}:idem:<key>``  string: the response to an append made with that Idempotency-Key.
 
 Games are listed through sorted sets scored by a creation serial (the counter
@@ -22,7 +22,7 @@ index writes need no atomicity (a listing skips an id whose header it cannot rea
 single-key commands, pipelined without a transaction, which redis-py splits by node.
 
 Every script and every MULTI touches one game's keys alone (one slot). Whether the client is a
-plain Redis or a cluster is ``service.connection``'s business; writes acknowledged to a client
+plain Redis or a cluster is ``service.store.connection``'s business; writes acknowledged to a client
 (creating a game, appending) go through its ``acknowledged_writes``, which on a cluster replies
 once a replica has the write.
 
@@ -42,8 +42,8 @@ import orjson
 import redis
 
 from domain.errors import TabletapeError
-from service.chain import FORMAT, LEGACY_FORMAT, canonical_json, event_hash
-from service.connection import (
+from service.store.chain import FORMAT, LEGACY_FORMAT, canonical_json, event_hash
+from service.store.connection import (
     DEFAULT_REPLICA_WAIT_MS,
     StoreClient,
     acknowledged_writes,
@@ -69,8 +69,8 @@ return 1
 # (or ''); then, for a keyed append, the record and its lifetime. An append sends no more than it
 # needs: each argument is encoded, sent and parsed on every move.
 # A replayed key renews its record's lifetime: a write of its own, so that a replica confirming
-# it (service.connection.acknowledged_writes) confirms the recorded append too, which came before
-# it.
+# it (service.store.connection.acknowledged_writes) confirms the recorded append too, which came
+# before it.
 _APPEND_SCRIPT = """
 local header, events, idem = KEYS[1], KEYS[2], KEYS[3]
 if idem then
@@ -129,8 +129,9 @@ HEADER_FIELDS = (
 class GameRecord:
     """A game's header as stored, with its current version and status.
 
-    ``seed_salt`` and ``seed_commitment`` are None in a record of format 1 (``service.chain``).
-    The tokens are kept as SHA-256 digests only: the recorder's, and one per seat.
+    ``seed_salt`` and ``seed_commitment`` are None in a record of format 1
+    (``service.store.chain``). The tokens are kept as SHA-256 digests only: the recorder's, and one
+    per seat.
     """
 
     id: str

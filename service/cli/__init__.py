@@ -1,0 +1,1 @@
+"""The ``tabletape`` command: the one place that composes the service and the workers."""
