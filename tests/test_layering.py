@@ -31,7 +31,8 @@ def test_the_service_never_imports_the_workers_but_from_the_command_line() -> No
     offenders = [
         str(path.relative_to(ROOT))
         for path in modules("service")
-        if not str(path.relative_to(ROOT)).startswith(COMMAND_LINE_ROOM) and "workers" in imported_packages(path)
+        if not str(path.relative_to(ROOT)).startswith(COMMAND_LINE_ROOM)
+        and "workers" in imported_packages(path)
     ]
     assert offenders == []
 

@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from service import connection
 from service.app import build_services
 from service.config import load_config
+from service.store import connection
 from service.store.connection import STORE_UNAVAILABLE, ReplicaNotConfirmedError, close
 from service.store.events import Appended, EventStore, Replayed
 from tests.cluster_failover import DEADLINE_SECONDS, kill_a_master_under_load, master_of

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service import limits
+from service.api import limits
 from service.api.limits import FixedWindows
 
 
