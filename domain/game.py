@@ -26,6 +26,15 @@ module, and every read path of the service goes through these:
   (``seat_legal_moves``, which a game with observed chance overrides so that the chance
   outcomes offered give away nothing the seat cannot see), nothing for the public.
 
+How the pages show the game (optional; by default nothing is drawn and moves are said by fields):
+- ``browser_assets`` names a package whose files hold ``<name>.js``, the game's drawing in the
+  browser (it registers ``Tabletape.renderers[<name>]``), and any picture it loads: data to the
+  domain, which never reads them; the pages serve them;
+- ``seat_colours`` colours each seat; ``catalog_view`` is the public catalog the drawing takes its
+  pictures from; ``option_fields`` are the new-game form's fields of the game's own options;
+  ``chance_fields`` name, per event type, the fields that say what chance brought (the recorder
+  picks them from what can still be unseen); ``describe`` says a move in words.
+
 What a game adds to its statistics (optional; the defaults suit a game with nothing to add):
 - ``first_player`` names the seat that moved first, for the seat advantage;
 - ``stats_counters`` counts integers in one finished game (rounds, a kind of move...); the service
@@ -43,8 +52,11 @@ from typing import Any, Generic, TypeVar
 from domain.errors import InvalidOptionsError, UnknownGameError
 from domain.events import is_int
 from domain.viewers import Viewer
+from domain.words import describe_fields
 
 S = TypeVar("S")
+# Seat colours of a game whose seats have no colour of their own.
+SEAT_COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#7b3fa0", "#8a5a00")
 Event = Mapping[str, Any]
 
 
@@ -65,6 +77,10 @@ class Game(ABC, Generic[S]):
     private_event_fields: Mapping[str, tuple[str, ...]] = {}
     # The JSON Schema of ``view``'s answer, whoever the viewer: any JSON object unless declared.
     state_schema: Mapping[str, Any] = {"type": "object"}
+    # The package whose files draw the game in the browser (``<name>.js``), or None: no drawing.
+    browser_assets: str | None = None
+    # Event type ("*": any) -> the fields naming what chance brought, in observed mode.
+    chance_fields: Mapping[str, tuple[str, ...]] = {}
 
     @abstractmethod
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]: ...
@@ -141,6 +157,24 @@ class Game(ABC, Generic[S]):
         for event in events:
             state = self.apply(state, event)
         return state
+
+    def seat_colours(self, players: int) -> list[str]:
+        """A CSS colour per seat, for the pages."""
+        return [SEAT_COLOURS[seat % len(SEAT_COLOURS)] for seat in range(players)]
+
+    def catalog_view(self, state: S) -> dict[str, Any]:
+        """What the game's catalog says of the pieces its states name by id, for the pages to
+        draw them: public (the components' faces, not who holds what)."""
+        return {}
+
+    def option_fields(self) -> list[dict[str, Any]]:
+        """The new-game form's fields for the game's own options (``domain.words`` says their
+        kinds); the common ones (seed, chance, first player, catalog) are the form's own."""
+        return []
+
+    def describe(self, event: Event, players: Sequence[str]) -> str:
+        """A move in words, for the viewer's move list and ``tabletape replay``."""
+        return describe_fields(event, players)
 
     def first_player(self, state: S) -> int:
         """The seat that moved first in the game ``state`` belongs to (any of its states)."""

@@ -25,6 +25,7 @@ from service.config import load_config
 from service.errors import register_error_handlers
 from service.games import GameService
 from service.pages.views import pages
+from service.plugins import load_games
 from service.stats.api import stats
 from service.store.archive import Archive
 from service.store.connection import StoreClient, connect, same_server
@@ -51,6 +52,7 @@ class Services:
 
 
 def build_services(settings: Mapping[str, Any]) -> Services:
+    load_games(settings["GAMES"])
     client = settings.get("REDIS_CLIENT") or redis_client(settings)
     store = EventStore(
         client, prefix=settings["KEY_PREFIX"], replica_wait_ms=settings["REPLICA_WAIT_MS"]
@@ -72,6 +74,8 @@ def build_services(settings: Mapping[str, Any]) -> Services:
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     settings = load_config(config)
+    # Before anything lists the games (the OpenAPI document, the pages): plugins first.
+    load_games(settings["GAMES"])
     app = Flask("tabletape")
     app.config.update(settings)
     app.config.update(

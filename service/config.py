@@ -45,13 +45,16 @@ DEFAULTS: dict[str, Any] = {
     "STREAM_SECONDS": 300.0,
     # Seconds of silence after which a stream sends a comment, so that proxies keep it open.
     "STREAM_HEARTBEAT": 15.0,
+    # Modules of games beyond those domain/ ships, comma-separated, imported at start: each
+    # registers its game (service.plugins; installed packages may use an entry point instead).
+    "GAMES": "",
 }
 
 # Environment variables read, each named after its setting.
 _FROM_ENVIRONMENT = (
     "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
-    "STREAM_HEARTBEAT",
+    "STREAM_HEARTBEAT", "GAMES",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).

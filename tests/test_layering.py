@@ -1,49 +1,157 @@
-"""The arrows between the packages go one way: the jobs (``workers/``) depend on the store and the
-domain; the API and its read models (``service/``) never import the jobs, and enqueue them by
-dotted name; the command line is the one place that composes both. ``domain/`` imports neither."""
+"""The rooms of the code and the one way their imports run (README, "How it is built"):
+
+    domain  <-  service.store  <-  service.api, service.pages, service.stats  <-  service.cli
+                      ^                                                             |
+                      +------------  workers  <-------------------------------------+
+
+- ``domain/`` (rules, no I/O) imports nothing of the service or the workers;
+- the store stands on the domain alone;
+- the workers stand on the domain, the store, the statistics' key layout and the configuration,
+  never on the API or the pages; the API enqueues their jobs by dotted name;
+- only the command line (``service/cli/``) imports the workers;
+- no module imports itself back through any other, at any depth, and
+- nothing in ``service/`` or ``workers/`` names a game: each game lives in its own package.
+
+Imports are read from the source, those inside functions and under TYPE_CHECKING included.
+"""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
+from domain import game_names
+
 ROOT = Path(__file__).resolve().parent.parent
-# The command line composes the service and the workers: it may import both.
-COMMAND_LINE_ROOM = "service/cli/"
+ROOMS = ("domain", "service", "workers")
 
 
-def imported_packages(path: Path) -> set[str]:
-    """The top-level packages a module imports, at any depth (imports inside functions too)."""
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def source_modules() -> dict[str, Path]:
+    return {module_name(path): path for room in ROOMS for path in (ROOT / room).rglob("*.py")}
+
+
+def imports_of(path: Path, known: set[str]) -> set[str]:
+    """The project's modules that ``path`` imports (``from a import b`` counts ``a.b`` when
+    that is a module, else ``a``)."""
     found: set[str] = set()
+    package = (
+        module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    )
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(alias.name.partition(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.partition(".")[0])
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            for alias in node.names:
+                whole = f"{base}.{alias.name}"
+                found.add(whole if whole in known else base)
+    return {name for name in found if name in known}
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = source_modules()
+    known = set(modules)
+    return {name: imports_of(path, known) - {name} for name, path in modules.items()}
+
+
+def room_of(module: str) -> str:
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "service" and len(parts) > 2 else parts[0]
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
     return found
 
 
-def modules(package: str) -> list[Path]:
-    return sorted((ROOT / package).rglob("*.py"))
+def offenders(allowed: dict[str, set[str]]) -> list[str]:
+    """Imports from a room to a room it may not import, as 'module -> module'."""
+    wrong = []
+    for module, imported in sorted(import_graph().items()):
+        room = room_of(module)
+        if room not in allowed:
+            continue
+        for other in sorted(imported):
+            if room_of(other) not in allowed[room] | {room}:
+                wrong.append(f"{module} -> {other}")
+    return wrong
 
 
-def test_the_service_never_imports_the_workers_but_from_the_command_line() -> None:
-    offenders = [
-        str(path.relative_to(ROOT))
-        for path in modules("service")
-        if not str(path.relative_to(ROOT)).startswith(COMMAND_LINE_ROOM)
-        and "workers" in imported_packages(path)
-    ]
-    assert offenders == []
+def test_no_module_imports_itself_back_through_others() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_a_circle_of_imports_is_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
 
 
 def test_the_domain_imports_neither_the_service_nor_the_workers() -> None:
-    offenders = [
-        str(path.relative_to(ROOT))
-        for path in modules("domain")
-        if {"service", "workers"} & imported_packages(path)
-    ]
-    assert offenders == []
+    assert offenders({"domain": set()}) == []
+
+
+def test_the_store_stands_on_the_domain_alone() -> None:
+    assert offenders({"service.store": {"domain"}}) == []
+
+
+def test_the_workers_use_the_store_and_the_statistics_never_the_api_or_the_pages() -> None:
+    allowed = {"domain", "service.store", "service.stats", "service.config", "service"}
+    assert offenders({"workers": allowed}) == []
+    # "service" is the package's __init__ (create_app): not for the workers either.
+    assert [
+        m for m, i in import_graph().items() if m.startswith("workers") and "service" in i
+    ] == []
+
+
+def test_only_the_command_line_imports_the_workers() -> None:
+    everything_but_workers = {room_of(m) for m in source_modules()} - {"workers"}
+    rooms = {room_of(m) for m in source_modules() if m.startswith("service")} - {"service.cli"}
+    assert offenders({room: everything_but_workers for room in rooms}) == []
+
+
+def test_a_forbidden_import_is_found() -> None:
+    graph = import_graph()
+    assert "service.store.events" in graph["service.games"]
+    assert offenders({"service": set()})  # service.games imports the store: not allowed here
 
 
 def test_the_api_enqueues_the_archive_job_by_its_dotted_name() -> None:
@@ -52,3 +160,23 @@ def test_the_api_enqueues_the_archive_job_by_its_dotted_name() -> None:
 
     module, _, name = ARCHIVE_JOB.rpartition(".")
     assert (module, name) == (archive_game.__module__, archive_game.__name__)
+
+
+def test_no_file_of_the_service_or_the_workers_names_a_game() -> None:
+    names = game_names()
+    assert {"mada", "madcala", "sifaka"} <= set(names)
+    named = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b", re.IGNORECASE)
+    found = []
+    for room in ("service", "workers"):
+        for path in sorted((ROOT / room).rglob("*")):
+            if path.suffix not in (".py", ".js", ".html", ".css") or not path.is_file():
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if named.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_the_service_keeps_at_most_a_dozen_modules_in_its_hall() -> None:
+    hall = sorted(path.name for path in (ROOT / "service").glob("*.py"))
+    assert len(hall) <= 12, hall

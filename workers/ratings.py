@@ -2,8 +2,8 @@
 
 Plackett-Luce with its default parameters, one player per team. A game's ranks are its winners
 first (rank 1, shared), then the other seats by score, higher first, equal scores sharing a rank
-(every game shipped scores so that more is better: Mada's pears, Sifaka's points, Madcala's
-health left).
+(every game scores so that more is better: its ``result``'s scores are points, pears or health
+left).
 
 The order matters: a rating update depends on the ratings before it. The archive jobs of two
 games may run in either order, so a game is put in its place by its ``finished_at`` (then id),
@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import redis
 from openskill.models import PlackettLuce
@@ -36,9 +36,6 @@ from service.stats.ratings import (
     played_suffix,
 )
 from service.store.connection import StoreClient
-
-if TYPE_CHECKING:
-    from workers.stats import GameFigures
 
 MODEL = PlackettLuce()
 NEW_PLAYER: Rating = (MODEL.mu, MODEL.sigma, 0)
@@ -76,16 +73,6 @@ def ranks_of(winners: Iterable[int], scores: Sequence[Number]) -> tuple[int, ...
     first_after_winners = 2 if won else 1
     rank_of_score = {score: first_after_winners + place for place, score in enumerate(others)}
     return tuple(1 if seat in won else rank_of_score[score] for seat, score in enumerate(scores))
-
-
-def rated_game_of(figures: GameFigures) -> RatedGame:
-    return RatedGame(
-        game=figures.game,
-        game_id=figures.game_id,
-        finished_at=figures.finished_at,
-        players=figures.players,
-        ranks=ranks_of(figures.winners, figures.seat_scores),
-    )
 
 
 @dataclass(frozen=True)

@@ -86,6 +86,17 @@ class GameFigures:
         return finished_day(self.finished_at)
 
 
+def rated_game_of(figures: GameFigures) -> ratings.RatedGame:
+    """What the ratings take of a finished game's figures."""
+    return ratings.RatedGame(
+        game=figures.game,
+        game_id=figures.game_id,
+        finished_at=figures.finished_at,
+        players=figures.players,
+        ranks=ratings.ranks_of(figures.winners, figures.seat_scores),
+    )
+
+
 def replay_states(header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]]) -> list[Any]:
     """The state after each move: ``states[i]`` follows ``bodies[i]`` (the audit's replay)."""
     return _replayed(header, bodies).states
@@ -229,7 +240,7 @@ def count_figures(client: StoreClient, prefix: str, figures: GameFigures) -> boo
     """``count_game`` once the game's figures are known (the benchmark feeds it made-up ones)."""
     keys = StatsKeys(prefix)
     counted = _count(client, keys, figures)
-    ratings.rate_game(client, keys, ratings.rated_game_of(figures))
+    ratings.rate_game(client, keys, rated_game_of(figures))
     return counted
 
 
@@ -261,7 +272,7 @@ def rate_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) ->
     keys = StatsKeys(prefix)
     by_game: dict[str, list[ratings.RatedGame]] = {}
     for figures in batch:
-        by_game.setdefault(figures.game, []).append(ratings.rated_game_of(figures))
+        by_game.setdefault(figures.game, []).append(rated_game_of(figures))
     for rated in by_game.values():
         ratings.rate_games(client, keys, rated)
 
@@ -387,7 +398,7 @@ def rebuild_stats(
         for path in progress(paths) if progress is not None else paths:
             figures = _figures_of_file(path)
             _count(client, rebuilt, figures)
-            rated.append(ratings.rated_game_of(figures))
+            rated.append(rated_game_of(figures))
         # The ratings once every game is known: each game type replayed in finish order.
         ratings.rebuild_ratings(lambda: client.pipeline(transaction=False), rebuilt, rated)
         return _swap_in(client, archive, StatsKeys(prefix), rebuilt)
@@ -482,7 +493,7 @@ def _count_late(
             continue
         figures = _figures_of_file(archive.path(game_id), document)
         _count(client, rebuilt, figures)
-        ratings.rate_game(client, rebuilt, ratings.rated_game_of(figures))
+        ratings.rate_game(client, rebuilt, rated_game_of(figures))
 
 
 def _drop(client: StoreClient, keys: StatsKeys) -> None:

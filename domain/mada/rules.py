@@ -15,7 +15,7 @@ from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
 from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
 from domain.events import is_int
 from domain.game import Event, Game, check_options_object, check_seed, register
-from domain.mada import shapes, stats
+from domain.mada import display, shapes, stats
 from domain.mada.catalog import (
     CARDS_TO_END,
     DEFAULT,
@@ -413,6 +413,12 @@ class Mada(Game[MadaState]):
     # The shapes of its events and of its state, for the API's document (shapes.py).
     event_schemas = shapes.EVENT_SCHEMAS
     state_schema = shapes.STATE_SCHEMA
+    # How the pages draw it (browser/mada.js) and what they ask of it (display.py).
+    browser_assets = "domain.mada.browser"
+    chance_fields = display.CHANCE_FIELDS
+
+    def catalog_view(self, state: MadaState) -> dict[str, Any]:
+        return display.catalog_view(state)
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_players(players)

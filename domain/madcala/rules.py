@@ -17,7 +17,7 @@ from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
 from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
 from domain.events import is_int
 from domain.game import Event, Game, check_options_object, check_seed, register
-from domain.madcala import shapes, stats
+from domain.madcala import display, shapes, stats
 from domain.madcala.catalog import (
     DEFAULT,
     MAX_HEALTH,
@@ -367,6 +367,15 @@ class Madcala(Game[MadcalaState]):
     # The shapes of its events and of its state, for the API's document (shapes.py).
     event_schemas = shapes.EVENT_SCHEMAS
     state_schema = shapes.STATE_SCHEMA
+    # How the pages draw it (browser/madcala.js) and what they ask of it (display.py).
+    browser_assets = "domain.madcala.browser"
+    chance_fields = display.CHANCE_FIELDS
+
+    def catalog_view(self, state: MadcalaState) -> dict[str, Any]:
+        return display.catalog_view(state)
+
+    def option_fields(self) -> list[dict[str, Any]]:
+        return display.option_fields()
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_players(players)

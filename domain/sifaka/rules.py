@@ -21,7 +21,7 @@ from domain.errors import (
 from domain.events import is_int
 from domain.game import Event, Game, check_options_object, check_seed, register
 from domain.rng import SplitMix64
-from domain.sifaka import shapes, stats
+from domain.sifaka import display, shapes, stats
 from domain.sifaka.catalog import (
     COUNTERS,
     DEFAULT,
@@ -365,6 +365,18 @@ class Sifaka(Game[SifakaState]):
     # The shapes of its events and of its state, for the API's document (shapes.py).
     event_schemas = shapes.EVENT_SCHEMAS
     state_schema = shapes.STATE_SCHEMA
+    # How the pages draw it (browser/sifaka.js) and what they ask of it (display.py).
+    browser_assets = "domain.sifaka.browser"
+    chance_fields = display.CHANCE_FIELDS
+
+    def seat_colours(self, players: int) -> list[str]:
+        return display.colours(players)
+
+    def catalog_view(self, state: SifakaState) -> dict[str, Any]:
+        return display.catalog_view(state)
+
+    def option_fields(self) -> list[dict[str, Any]]:
+        return display.option_fields()
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_players(players)

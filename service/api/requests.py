@@ -28,7 +28,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.errors import InvalidRequestError
 
-# Deeper than any body of the contract (a Madcala catalog in a record's options is 8 levels).
+# Deeper than any body of the contract (a card catalog in a record's options is 8 levels).
 MAX_DEPTH = 32
 # Versions, seqs and cursors all fit: 18 digits stay below 2**63.
 MAX_DIGITS = 18

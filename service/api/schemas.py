@@ -11,7 +11,11 @@ import unicodedata
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from domain import game_names
 from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
+
+# The example of a game's name in the OpenAPI document: the first game registered.
+EXAMPLE_GAME = game_names()[0]
 
 MAX_SEED = 2**64 - 1
 # A next_cursor (the digits of a creation serial), or nothing: an empty cursor is the first page.
@@ -75,7 +79,7 @@ def seed_field(**kwargs: object) -> fields.Integer:
 
 
 class CreateGameSchema(Schema):
-    game = fields.String(required=True, metadata={"example": "mada"})
+    game = fields.String(required=True, metadata={"example": EXAMPLE_GAME})
     players = players_field()
     seed = seed_field(load_default=None)
     options = fields.Dict(keys=fields.String(), load_default=dict)

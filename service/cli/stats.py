@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from service.config import load_config
+from service.plugins import load_games
 from service.store.connection import close, connect
 from service.store.embedded import ensure_embedded_redis
 
@@ -25,6 +26,7 @@ def rebuild() -> None:
     from workers.stats import StatsError, rebuild_stats
 
     config = load_config()
+    load_games(config["GAMES"])
     url = config["REDIS_URL"] or ensure_embedded_redis(config["DATA_DIR"])
     # A plain Redis or a cluster: the statistics' keys share one slot, the rebuild works on either.
     client = connect(url, decode_responses=True)

@@ -3,8 +3,9 @@ new-game form) and a game's statistics.
 
 A plain Flask blueprint (pages are not API: they are left out of the OpenAPI document). The
 viewer's shell is rendered here (the header, the players, the move list); the board is drawn in
-the browser, as SVG, by plain JavaScript (``static/viewer*.js``) from the JSON the API serves. The
-statistics are drawn here, as SVG, from the same projections as ``GET /stats/<game>``.
+the browser, as SVG, by plain JavaScript (``static/viewer.js``, and the game's own ``<game>.js``
+from its package) from the JSON the API serves. The statistics are drawn here, as SVG, from the
+same projections as ``GET /stats/<game>``.
 
 Nothing on these pages is fetched from outside the service: a Content-Security-Policy says so to
 the browser.
@@ -13,16 +14,25 @@ the browser.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+import re
+from importlib import resources
 from typing import Any
 
 import redis
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 
 from domain import game_names, get_game
 from domain.errors import UnknownGameError
 from domain.game import Game
-from domain.madcala.catalog import DEFAULT_CATALOG, SPACE_EFFECTS
 from domain.viewers import PUBLIC
 from service.api.requests import ascii_int
 from service.errors import InvalidRequestError, NotFoundError
@@ -52,9 +62,8 @@ pages = Blueprint(
 
 RECENT_GAMES = 30
 
-# Seat colours of the games whose seats have no colour of their own (Sifaka's are its pawns').
-SEAT_COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#7b3fa0", "#8a5a00")
-SIFAKA_COLOURS = {"red": "#c62828", "blue": "#1565c0", "yellow": "#b8860b", "green": "#2e7d32"}
+# The files a game's package may hand the browser (its drawing and its pictures).
+GAME_ASSET = re.compile(r"[a-z0-9_-]+\.(?:js|css|svg|png)")
 
 # Only this service: no CDN, no font or script from elsewhere, no inline script or style.
 CONTENT_SECURITY_POLICY = (
@@ -116,6 +125,7 @@ def index() -> str:
 @pages.route("/games/<game_id>/view")
 def viewer(game_id: str) -> str:
     record = service().get(game_id)
+    game = get_game(record.game)
     events = listed_events(record)
     at = _requested_at(record.version)
     colours = seat_colours(record)
@@ -124,7 +134,7 @@ def viewer(game_id: str) -> str:
             "seq": event["seq"],
             "type": event.get("type"),
             "void": bool(event.get("void")),
-            "text": describe(event, record.players),
+            "text": game.describe(event, record.players),
         }
         for event in events
     ]
@@ -159,7 +169,7 @@ def viewer(game_id: str) -> str:
         winners=set((record.result or {}).get("winners", [])),
         data=data,
         status_line=status_line(at, record.version, moves),
-        has_renderer=record.game in RENDERERS,
+        drawing=drawing_script(game),
         commitment=commitment_check(record),
     )
 
@@ -190,8 +200,25 @@ def listed_events(record: GameRecord) -> list[dict[str, Any]]:
     return service().events_json(record, 1, record.version, GameService.reading_as(record, PUBLIC))
 
 
-# The games the viewer draws: each has static/viewer-<game>.js.
-RENDERERS = frozenset(("mada", "madcala", "sifaka"))
+def drawing_script(game: Game[Any]) -> str | None:
+    """The address of the script that draws ``game`` in the browser, if its package has one."""
+    if game.browser_assets is None:
+        return None
+    return url_for("pages.game_asset", game=game.name, filename=f"{game.name}.js")
+
+
+@pages.route("/assets/games/<game>/<filename>")
+def game_asset(game: str, filename: str) -> Response:
+    """A file of a game's drawing, from the game's own package (``Game.browser_assets``)."""
+    try:
+        package = get_game(game).browser_assets
+    except UnknownGameError:
+        abort(404)
+    if package is None or not GAME_ASSET.fullmatch(filename):
+        abort(404)
+    # A game's package is a folder on disk (installed or editable), so Flask serves from it as
+    # from its own static folder: conditional requests, caching headers, no path outside it.
+    return send_from_directory(str(resources.files(package)), filename)
 
 
 def _requested_at(version: int) -> int:
@@ -209,107 +236,14 @@ def status_line(at: int, version: int, moves: list[dict[str, Any]]) -> str:
 
 
 def seat_colours(record: GameRecord) -> list[str]:
-    if record.game == "sifaka":
-        seats = len(record.players)
-        names = ("red", "yellow") if seats == 2 else ("red", "blue", "yellow", "green")[:seats]
-        return [SIFAKA_COLOURS[name] for name in names]
-    return [SEAT_COLOURS[seat % len(SEAT_COLOURS)] for seat in range(len(record.players))]
-
-
-# Names of the fields an event's description leaves out, and the seat-valued ones it names.
-_NOT_DESCRIBED = frozenset(("seq", "type", "player", "at", "hash", "version", "void"))
-_SEAT_FIELDS = frozenset(("target",))
-
-
-def describe(event: Mapping[str, Any], players: list[str]) -> str:
-    """One line for a move: ``Ana: play card 7``, ``Ben: place at (1, 3), rotation 90``.
-
-    viewer.js has the same function (``describe``) for the moves that arrive while the page is
-    open; the browser tests check that both say the same. Seats are named, nulls and empty lists
-    left out, a field the type already names is not named again (``choose target Caro``).
-    """
-    who = _seat_name(event.get("player"), players)
-    kind = str(event.get("type", "?"))
-    parts = []
-    at = event.get("x") is not None and event.get("y") is not None
-    if at:
-        parts.append(f"at ({_value(event['x'])}, {_value(event['y'])})")
-    for name, value in event.items():
-        if name in _NOT_DESCRIBED or value is None or value == [] or (at and name in ("x", "y")):
-            continue
-        shown = _seat_name(value, players) if name in _SEAT_FIELDS else _value(value)
-        label = "" if kind.endswith(f"_{name}") else f"{name.replace('_', ' ')} "
-        parts.append(f"{label}{shown}")
-    text = kind.replace("_", " ")
-    if parts:
-        text += " " + ", ".join(parts)
-    return f"{who}: {text}" if who else text
-
-
-def _seat_name(seat: Any, players: list[str]) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
-        return players[seat]
-    return "" if seat is None else _value(seat)
-
-
-def _value(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{key}: {_value(item)}" for key, item in value.items()) + "}"
-    if isinstance(value, str):
-        return value.replace("_", " ")
-    return str(value)
+    return get_game(record.game).seat_colours(len(record.players))
 
 
 def card_info(record: GameRecord) -> dict[str, Any]:
-    """What the game's catalog says of the cards the state names by id (public: the deck's
-    composition, not who holds what)."""
-    describe_cards = _CARD_INFO.get(record.game)
-    if describe_cards is None:
-        return {}
-    state = get_game(record.game).start(record.header)
-    return describe_cards(state.catalog)
-
-
-def _mada_cards(catalog: Any) -> dict[str, Any]:
-    return {"pears": {str(value): catalog.pears[value] for value in range(1, len(catalog.pears))}}
-
-
-def _madcala_cards(catalog: Any) -> dict[str, Any]:
-    return {
-        "plus_ones": {
-            card.id: {
-                "name": card.name,
-                "kind": card.kind,
-                "cost": card.cost,
-                "to": card.to,
-                "effects": list(card.effects),
-            }
-            for card in catalog.plus_one_cards.values()
-        },
-        "commoners": {
-            entry.id: {"name": entry.name, "effects": list(entry.effects)}
-            for entry in catalog.commoners
-        },
-        "guests": {guest.id: guest.name for guest in catalog.guests},
-    }
-
-
-def _sifaka_cards(catalog: Any) -> dict[str, Any]:
-    boxes = {str(card.id): [box.to_json() for box in card.boxes] for card in catalog.cards}
-    return {"cards": boxes}
-
-
-_CARD_INFO: dict[str, Callable[[Any], dict[str, Any]]] = {
-    "mada": _mada_cards,
-    "madcala": _madcala_cards,
-    "sifaka": _sifaka_cards,
-}
+    """What the game's catalog says of the pieces the state names by id (public: the components'
+    faces, not who holds what)."""
+    game = get_game(record.game)
+    return game.catalog_view(game.start(record.header))
 
 
 # Recording at the table -------------------------------------------------------------------------
@@ -320,19 +254,22 @@ def new_game() -> str:
 
 
 def new_game_choices() -> list[dict[str, Any]]:
-    """What the form offers per game: its seats and the choices of its enumerated options."""
+    """What the form offers per game: its seats and the fields of its own options."""
     choices = []
     for name in game_names():
         rules = get_game(name)
-        entry: dict[str, Any] = {
-            "name": name,
-            "min_players": rules.min_players,
-            "max_players": rules.max_players,
-        }
-        if name == "madcala":
-            entry["guests"] = [(guest["id"], guest["name"]) for guest in DEFAULT_CATALOG["guests"]]
-            entry["layout"] = list(SPACE_EFFECTS)
-        choices.append(entry)
+        fields = rules.option_fields()
+        choices.append(
+            {
+                "name": name,
+                "min_players": rules.min_players,
+                "max_players": rules.max_players,
+                "fields": [field for field in fields if field["kind"] != "hint"],
+                "hints": {
+                    field["field"]: field["text"] for field in fields if field["kind"] == "hint"
+                },
+            }
+        )
     return choices
 
 
@@ -340,6 +277,7 @@ def new_game_choices() -> list[dict[str, Any]]:
 def recorder(game_id: str) -> str:
     """The recorder: the board as the viewer draws it, the legal moves as buttons (record.js)."""
     record = service().get(game_id)
+    game = get_game(record.game)
     events = listed_events(record)
     data = {
         "id": record.id,
@@ -350,17 +288,18 @@ def recorder(game_id: str) -> str:
         "status": record.status,
         "result": record.result,
         "chance": (record.options or {}).get("chance", "seeded"),
-        "moves": [describe(event, record.players) for event in events],
+        "moves": [game.describe(event, record.players) for event in events],
         "types": [event.get("type") for event in events],
         "void": [bool(event.get("void")) for event in events],
         "cards": card_info(record),
+        "chance_fields": dict(game.chance_fields),
     }
     return render_template(
         "record.html",
         record=record,
         colours=data["colours"],
         data=data,
-        has_renderer=record.game in RENDERERS,
+        drawing=drawing_script(game),
     )
 
 

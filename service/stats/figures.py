@@ -26,8 +26,8 @@ Those answer the unfiltered queries. The filters (player count, player, days) re
 figures kept per bucket: per game, player count ``<n>`` and period ``<p>`` (a UTC day, month or
 year, ``service.stats.periods``), a query summing the buckets it covers. Each game is also added
 to the buckets whose ``<n>`` is ``all`` (every player count): a query without ``players=`` reads
-those, a quarter as many hashes as the per-count ones would be for Mada (not the per-player
-buckets: they would double the writes of a game, which are mostly theirs):
+those, a quarter as many hashes as the per-count ones would be for a game of 2 to 5 (not the
+per-player buckets: they would double the writes of a game, which are mostly theirs):
 
 - ``:fig:<game>:<n>:<p>:totals``, ``:scores``, ``:players``: the three hashes above, over the games
   of that bucket;
@@ -45,7 +45,7 @@ The ratings live under the same root too (``service.stats.ratings``).
 
 Every figure is an integer summed with HINCRBY, exact in any order, so a rebuild that counts the
 games in another order ends with the same figures. Score sums are the exception: HINCRBYFLOAT, so a
-game may score in floats; integer scores (Mada's) stay exact, float ones are exact up to rounding.
+game may score in floats; integer scores stay exact, float ones are exact up to rounding.
 A player seated twice in one game counts two plays.
 """
 

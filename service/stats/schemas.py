@@ -14,7 +14,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.api.requests import QueryInteger
-from service.api.schemas import CURSOR_PATTERN
+from service.api.schemas import CURSOR_PATTERN, EXAMPLE_GAME
 from service.stats.periods import DayFilter
 
 # The most seats a filter may name: more than any game seats, few enough to stay a count.
@@ -69,7 +69,7 @@ class GameStatsQuerySchema(PlayerStatsQuerySchema):
 class VersusQuerySchema(PlayerStatsQuerySchema):
     game = fields.String(
         validate=validate.Length(min=1, max=64),
-        metadata={"description": "only games of this game (mada, madcala, sifaka)"},
+        metadata={"description": "only games of this game (a name of GET /stats/{game})"},
     )
 
 
@@ -126,7 +126,7 @@ class SeatAdvantageSchema(Schema):
 
 
 class GameStatsSchema(Schema):
-    game = fields.String(metadata={"example": "mada"})
+    game = fields.String(metadata={"example": EXAMPLE_GAME})
     games = fields.Integer(metadata={"description": "finished games counted"})
     wins = fields.Dict(
         keys=fields.String(), values=fields.Integer(), metadata={"description": "player -> wins"}
@@ -143,7 +143,7 @@ class GameStatsSchema(Schema):
         values=fields.Float(),
         metadata={
             "description": "mean_events for every game, and mean_<counter> for each counter by"
-            " which the game measures its length (Mada: mean_rounds)",
+            " which the game measures its length (mean_rounds, say)",
             "example": {"mean_events": 84.5, "mean_rounds": 6.5},
         },
     )
@@ -152,7 +152,7 @@ class GameStatsSchema(Schema):
         keys=fields.String(),
         values=fields.Float(),
         metadata={
-            "description": "the game's own figures (Mada: rounds_per_game, try_luck_loss_rate)",
+            "description": "the game's own figures (rounds_per_game, try_luck_loss_rate...)",
             "example": {"rounds_per_game": 6.5, "try_luck_loss_rate": 0.31},
         },
     )
@@ -206,7 +206,7 @@ class RatingPointSchema(RatingSchema):
 
 class RatingHistorySchema(Schema):
     player = fields.String(metadata={"example": "Ana"})
-    game = fields.String(metadata={"example": "mada"})
+    game = fields.String(metadata={"example": EXAMPLE_GAME})
     history = fields.List(
         fields.Nested(RatingPointSchema),
         metadata={"description": "the rating after each of the player's games, oldest first"},

@@ -14,7 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 from playwright.sync_api import Page, Route, expect
 
-from service.pages.views import describe
+from domain.words import describe_fields as describe
 from tests.browser.helpers import LiveServer, append, create, events, legal, state
 
 RECORDER = "#recorder"

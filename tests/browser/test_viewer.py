@@ -18,7 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 from playwright.sync_api import Page, Route, expect
 
-from service.pages.views import describe
+from domain.words import describe_fields as describe
 from tests.browser.helpers import (
     GAMES,
     LiveServer,

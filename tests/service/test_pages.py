@@ -7,14 +7,16 @@ from __future__ import annotations
 import re
 import tomllib
 from fnmatch import fnmatch
+from importlib import resources
 from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 
-from domain import game_names
+from domain import game_names, get_game
+from domain.words import describe_fields as describe
 from service.pages.plots import bar_plot, nice_scale
-from service.pages.views import CONTENT_SECURITY_POLICY, describe
+from service.pages.views import CONTENT_SECURITY_POLICY
 from tests.service.test_api import append, create, legal, play_to_the_end
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +65,7 @@ def test_the_viewer_shell_has_the_header_players_and_move_list(client: FlaskClie
     assert 'aria-current="step"' in page.split('data-at="2"')[1].split("</li>")[0]
     assert 'value="2"' in page and 'max="3"' in page
     assert 'role="img"' in page and 'aria-live="polite"' in page
-    assert "/assets/viewer.js" in page and "/assets/viewer-mada.js" in page
+    assert "/assets/viewer.js" in page and "/assets/games/mada/mada.js" in page
     # The player's name is escaped inside the JSON of the script element too.
     data = page.split('id="viewer-data">')[1].split("</script>")[0]
     assert "<b>" not in data and "\\u003cb\\u003e" in data
@@ -93,7 +95,8 @@ def test_the_stats_page_draws_three_plots(client: FlaskClient) -> None:
 
 
 def test_every_game_has_a_renderer_and_the_assets_are_served(client: FlaskClient) -> None:
-    for name in ("viewer.js", "tabletape.css", *(f"viewer-{game}.js" for game in game_names())):
+    drawings = [f"games/{game}/{game}.js" for game in game_names()]
+    for name in ("viewer.js", "tabletape.css", *drawings):
         response = client.get(f"/assets/{name}")
         assert response.status_code == 200, name
         assert response.mimetype in ("text/javascript", "application/javascript", "text/css")
@@ -109,12 +112,30 @@ def test_nothing_is_fetched_from_outside_the_service() -> None:
         assert "@import" not in text and "url(" not in text, path.name
 
 
+def test_a_game_serves_only_the_files_of_its_own_drawing(client: FlaskClient) -> None:
+    assert client.get("/assets/games/mada/madcala.py").status_code == 404
+    assert client.get("/assets/games/mada/rules.py").status_code == 404
+    assert client.get("/assets/games/mada/__init__.py").status_code == 404
+    assert client.get("/assets/games/chess/chess.js").status_code == 404
+    assert client.get("/assets/games/mada/..%2Frules.py").status_code == 404
+
+
 def test_templates_and_assets_are_installed_with_the_package() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = pyproject["tool"]["setuptools"]["package-data"]["service.pages"]
     for path in page_files():
         relative = path.relative_to(PAGES).as_posix()
         assert any(fnmatch(relative, pattern) for pattern in patterns), relative
+    # Each game's drawing, in the package its Game names.
+    everywhere = pyproject["tool"]["setuptools"]["package-data"]["*"]
+    for name in game_names():
+        package = get_game(name).browser_assets
+        assert package is not None, name
+        folder = Path(str(resources.files(package)))
+        drawn = sorted(path.name for path in folder.iterdir() if path.suffix != ".py")
+        assert f"{name}.js" in drawn
+        for file in drawn:
+            assert any(fnmatch(file, pattern) for pattern in everywhere), (package, file)
 
 
 def test_a_move_is_described_in_words() -> None:
@@ -183,7 +204,7 @@ def test_the_recorder_page_of_a_game(client: FlaskClient) -> None:
     assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
     assert response.headers["Referrer-Policy"] == "same-origin"
     page = response.get_data(as_text=True)
-    for script in ("viewer.js", "viewer-sifaka.js", "record.js"):
+    for script in ("viewer.js", "games/sifaka/sifaka.js", "record.js"):
         assert f"/assets/{script}" in page
     assert "<script>" not in page and "style=" not in page
     data = page.split('id="record-data">')[1].split("</script>")[0]

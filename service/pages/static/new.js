@@ -7,10 +7,6 @@
 "use strict";
 
 (function () {
-  // Sifaka's default facing by seat colour (red N, blue E, yellow S, green W; two players sit red
-  // and yellow): what an unchosen seat is sent as once another seat's facing is chosen.
-  const DEFAULT_FACING = { 2: ["N", "S"], 3: ["N", "E", "S"], 4: ["N", "E", "S", "W"] };
-
   function start() {
     const form = document.getElementById("new-game");
     if (!form) return;
@@ -46,8 +42,8 @@
         if (option.value !== "") option.hidden = option.disabled = Number(option.value) >= most;
       }
       const seats = Math.max(players().length, Number(game.dataset.min));
-      for (const row of form.querySelectorAll("#field-facing .player-row")) {
-        row.hidden = Number(row.dataset.seat) >= Math.max(seats, 2);
+      for (const row of form.querySelectorAll('.game-option[data-kind="per_seat"] .player-row')) {
+        row.hidden = Number(row.dataset.seat) >= seats;
       }
     }
 
@@ -90,6 +86,26 @@
       (first || formError).focus();
     }
 
+    /** The value a game's own option field sends (domain/words.py says the kinds), or undefined
+     * to send nothing and let the game's default stand. */
+    function gameOption(field, seats) {
+      const kind = field.dataset.kind;
+      if (kind === "integer") {
+        const text = field.querySelector("input").value.trim();
+        if (text === "") return undefined;
+        return /^-?\d+$/.test(text) ? Number(text) : text;
+      }
+      const chosen = [...field.querySelectorAll("select")].map((select) => select.value);
+      if (kind === "sequence") {
+        return chosen.join(",") === field.dataset.default ? undefined : chosen;
+      }
+      // per_seat: once any seat is chosen, the seats left at "default" take the game's defaults.
+      const seatChoices = chosen.slice(0, seats);
+      if (!seatChoices.some(Boolean)) return undefined;
+      const defaults = JSON.parse(field.dataset.defaults || "{}")[String(seats)] || [];
+      return seatChoices.map((value, seat) => value || defaults[seat] || "");
+    }
+
     /** The body of POST /games as JSON text, or null (with the message shown) if the form cannot
      * say it. */
     function body() {
@@ -114,21 +130,10 @@
           return null;
         }
       }
-      if (game === "madcala") {
-        const guests = [...form.querySelectorAll('select[name="guest"]')].map((select) => select.value);
-        if (guests.some(Boolean)) options.guests = guests;
-        const layout = [...form.querySelectorAll('select[name="layout"]')].map((select) => select.value);
-        if (layout.join(",") !== document.getElementById("field-layout").dataset.default) options.layout = layout;
-        const health = form.health.value.trim();
-        if (health !== "") options.health = /^-?\d+$/.test(health) ? Number(health) : health;
-      }
-      if (game === "sifaka") {
-        const seats = request.players.length;
-        const chosen = [...form.querySelectorAll('select[name="facing"]')].slice(0, seats).map((s) => s.value);
-        if (chosen.some(Boolean)) {
-          const defaults = DEFAULT_FACING[seats] || [];
-          options.facing = chosen.map((way, seat) => way || defaults[seat] || "");
-        }
+      for (const field of form.querySelectorAll(".game-option")) {
+        if (field.hidden) continue;
+        const value = gameOption(field, request.players.length);
+        if (value !== undefined) options[field.dataset.option] = value;
       }
       const text = JSON.stringify(request);
       // The request object is never empty ("game" comes first), so the seed opens the object.

@@ -1,5 +1,5 @@
-/* The recorder (templates/record.html): the game as the viewer draws it (viewer-<game>.js), and
- * below it the moves GET /games/{id}/legal lists now, as buttons grouped by type. No rule is
+/* The recorder (templates/record.html): the game as the viewer draws it (its package's <game>.js),
+ * and below it the moves GET /games/{id}/legal lists now, as buttons grouped by type. No rule is
  * written here: every button is a body /legal gave. In observed mode the moves that differ only by
  * what chance brought (a card drawn, the cards dealt, a counter) are one button that opens a
  * picker offering only the values /legal lists, so only what can still be unseen.
@@ -21,12 +21,6 @@
 (function () {
   const T = window.Tabletape;
 
-  // The fields that name what chance brought, per game and event type ("*": every type).
-  const CHANCE_FIELDS = {
-    mada: { deal: ["cards"], draw: ["card"], try_luck: ["card"] },
-    madcala: { "*": ["drawn"] },
-    sifaka: { deal: ["card"], move: ["draw", "counter"] },
-  };
   const RETRIES = 6;
   const TIMEOUT_MS = 10000;
   const RECENT = 12;
@@ -107,7 +101,9 @@
     };
     const base = `/games/${encodeURIComponent(view.id)}`;
     T.reloadOnNewToken(view.token);
-    const chanceFields = CHANCE_FIELDS[view.game] || {};
+    // The fields that name what chance brought, per event type ("*": every type): the game's own
+    // (Game.chance_fields), sent with the page.
+    const chanceFields = data.chance_fields || {};
 
     function authHeaders() {
       return view.token ? { Authorization: `Bearer ${view.token}` } : {};
@@ -181,7 +177,7 @@
           catchUp();
           break;
         }
-        view.moves.push(T.describe(event, view.players));
+        view.moves.push(T.describe(event, view.players, view.game));
         view.types.push(event.type);
         added = true;
       }
@@ -228,7 +224,7 @@
         for (let from = 1; from <= view.moves.length; from += PAGE) {
           const { body } = await getJSON(`${base}/events?from=${from}&limit=${PAGE}`);
           for (const event of body.events) {
-            if (event.seq <= view.moves.length) view.moves[event.seq - 1] = T.describe(event, view.players);
+            if (event.seq <= view.moves.length) view.moves[event.seq - 1] = T.describe(event, view.players, view.game);
           }
           if (body.events.length < PAGE) break;
         }
@@ -389,11 +385,11 @@
         const heading = element("h3", { text: T.humanize(type) });
         const buttons = element("div", { class: "move-buttons" });
         for (const group of groups.values()) {
-          const label = T.describe(group.base, view.players);
+          const label = T.describe(group.base, view.players, view.game);
           let button;
           if (group.moves.length === 1) {
             button = element("button", { type: "button", class: "move", "data-move": JSON.stringify(group.moves[0]) },
-              T.describe(group.moves[0], view.players));
+              T.describe(group.moves[0], view.players, view.game));
             button.addEventListener("click", () => record(group.moves[0]));
           } else {
             button = element("button", { type: "button", class: "move pick", "aria-haspopup": "dialog", "data-group": JSON.stringify(group.base) },
@@ -472,7 +468,7 @@
         if (move) record(move);
         return;
       }
-      picker.title.textContent = `${T.describe(picker.group.base, view.players)} · ${step.question}`;
+      picker.title.textContent = `${T.describe(picker.group.base, view.players, view.game)} · ${step.question}`;
       picker.chosen.textContent = step.chosen.length ? `So far: ${step.chosen.join("; ")}` : "Pick what came up.";
       picker.options.replaceChildren();
       const sorted = step.values.slice().sort((a, b) => {
@@ -610,7 +606,7 @@
     /** Append one move (one tap): one key, reused by every retry of this tap. */
     async function record(body, what) {
       if (view.busy || !view.token) return;
-      const words = what || T.describe(body, view.players);
+      const words = what || T.describe(body, view.players, view.game);
       showError("");
       setBusy(true);
       const key = newKey();

@@ -2,7 +2,8 @@
  *
  * The page (templates/viewer.html) carries the game's header, players and move list; this script
  * fetches the state after move N from the API (GET /games/{id}/state?at=N) and hands it to the
- * game's renderer (viewer-<game>.js, registered in Tabletape.renderers), which draws it as SVG.
+ * game's renderer (<game>.js from its package, registered in Tabletape.renderers), which draws
+ * it as SVG.
  *
  * A token comes from the address's fragment (#token=..., never sent to the server by the browser)
  * and goes on every fetch as "Authorization: Bearer". GET /games/{id} says whose it is (its
@@ -66,7 +67,8 @@
   Tabletape.plural = plural;
   Tabletape.humanize = humanize;
 
-  // Describing a move: the same words as service/pages/views.py's describe() ---------------------------
+  // Describing a move: the same words as domain/words.py's describe_fields(), unless the game's
+  // drawing says its moves in words of its own (its renderer's describe, as its Game.describe).
 
   const NOT_DESCRIBED = new Set(["seq", "type", "player", "at", "hash", "version", "void"]);
   const SEAT_FIELDS = new Set(["target"]);
@@ -87,7 +89,9 @@
     return seat === null || seat === undefined ? "" : shownValue(seat);
   }
 
-  function describe(event, players) {
+  function describe(event, players, game) {
+    const renderer = game && Tabletape.renderers[game];
+    if (renderer && renderer.describe) return renderer.describe(event, players);
     const who = seatName(event.player, players);
     const kind = String(event.type === undefined ? "?" : event.type);
     const parts = [];
@@ -509,7 +513,7 @@
           catchUp();
           break;
         }
-        const line = describe(event, view.players);
+        const line = describe(event, view.players, view.game);
         view.moves.push(line);
         view.types.push(event.type);
         view.void.push(Boolean(event.void));
@@ -568,7 +572,7 @@
     function relabel(event) {
       const index = event.seq - 1;
       if (!(index >= 0 && index < view.moves.length)) return;
-      const line = describe(event, view.players);
+      const line = describe(event, view.players, view.game);
       if (line === view.moves[index]) return;
       view.moves[index] = line;
       const words = moveList.querySelector(`li[data-at="${event.seq}"] .text`);

@@ -1,0 +1,1 @@
+"""Mada drawn in the browser: `mada.js`, package data the pages serve."""

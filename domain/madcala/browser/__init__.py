@@ -1,0 +1,1 @@
+"""Madcala drawn in the browser: `madcala.js`, package data the pages serve."""

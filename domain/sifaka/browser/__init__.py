@@ -1,0 +1,1 @@
+"""Sifaka drawn in the browser: `sifaka.js`, package data the pages serve."""
