@@ -494,10 +494,23 @@ class GameService:
         return folded.state
 
     def legal_moves(self, record: GameRecord, viewer: Viewer) -> list[dict[str, Any]]:
+        return self.legal_moves_ending(record, viewer)[0]
+
+    def legal_moves_ending(
+        self, record: GameRecord, viewer: Viewer
+    ) -> tuple[list[dict[str, Any]], list[bool]]:
+        """The moves ``viewer`` may append now, and beside each whether it would end the game,
+        so that a page can ask before recording it. Only the recorder is told which moves end
+        it: for a seat, a move's outcome may hang on what it cannot see (is the card it names
+        really unseen?), so its list says False throughout."""
         if record.status != "active":
-            return []
+            return [], []
+        game = self._rules(record)
         state = self.state(record)
-        return self._rules(record).legal_for(state, viewer)
+        moves = game.legal_for(state, viewer)
+        if not viewer.sees_all:
+            return moves, [False] * len(moves)
+        return moves, [game.result(game.apply(state, move)) is not None for move in moves]
 
     def events(self, record: GameRecord, first: int, limit: int) -> list[StoredEvent]:
         return self._events(record, first, first + limit - 1)

@@ -309,7 +309,13 @@ def components() -> Iterator[tuple[str, Schema]]:
                 "type": "array",
                 "items": ref("Event"),
                 "description": "complete event bodies: each may be appended as it is",
-            }
+            },
+            ending={
+                "type": "array",
+                "items": {"type": "boolean"},
+                "description": "beside each move, whether it would end the game (told to the"
+                " recorder only: false throughout for a seat)",
+            },
         ),
     )
     yield from _stream_components()

@@ -383,8 +383,8 @@ class Legal(MethodView):
             raise UnauthorizedError(
                 "the legal moves need a token of the game: they would tell the player's hand"
             )
-        moves = service().legal_moves(record, asker)
-        return json_response({"moves": moves}, headers=etag(record.version))
+        moves, ending = service().legal_moves_ending(record, asker)
+        return json_response({"moves": moves, "ending": ending}, headers=etag(record.version))
 
 
 @games.route("/games/<game_id>/audit", parameters=[TOKEN_HEADER])

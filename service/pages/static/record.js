@@ -15,6 +15,23 @@
  * sees it) and offers its own moves only, which /legal lists only while its decision is awaited;
  * the rest of the time it says whose decision is awaited and follows the game. A seat never
  * retracts, so it has no Undo. Moves recorded elsewhere arrive over the event stream.
+ *
+ * Recording by touch. A game's drawing (Tabletape.renderers[game], from its package) may lay out
+ * the moves itself: renderer.record(table) is called after each draw while this page may record,
+ * and returns true when it has made every move a touch on the board or a button in the action
+ * area under it; the generic buttons are then hidden. `table` holds the state, the moves /legal
+ * lists and beside each whether it ends the game, the players, colours, catalog pictures, the
+ * chance mode, whose page this is, and the frame's tools:
+ *   target(node, words)  make a drawn node a touch target that records (data-records-move,
+ *                        role=button, tabindex, label; Enter and Space touch it)
+ *   button(words, onActivate, picture)  a button in the action area, a picture on it if given
+ *   pick({title, options: [{label, value, picture, count}]})  the picker sheet: a Promise of
+ *                        the value chosen, null if cancelled; picture(svg) draws each option
+ *   record(body, words)  append the move (a move that ends the game is confirmed first)
+ *   focus()              focus the first control that records
+ * Every control that records (a target, a button, a picker's option, a confirmation) carries
+ * data-records-move. The page is not rebuilt while nothing changed, so a touch never lands on a
+ * control being replaced; after each move the focus goes to the next thing to do.
  */
 "use strict";
 
@@ -67,6 +84,8 @@
     const recent = document.getElementById("recent");
     const liveNote = document.getElementById("live");
     const recordingAs = document.getElementById("recording-as");
+    const actions = document.getElementById("actions");
+    const movesHeading = document.getElementById("moves-now");
     const picker = {
       box: document.getElementById("picker"),
       title: document.getElementById("picker-title"),
@@ -77,6 +96,7 @@
       group: null,
       steps: [],
       opener: null,
+      answer: null, // the pending pick()'s resolve
     };
 
     const view = {
@@ -97,6 +117,8 @@
       refused: false, // the fragment's token was not one of the game's
       awaited: null, // the seat whose decision is awaited, as the state last said
       legal: [],
+      ending: [],
+      shown: null, // what the moves now were last built from: unchanged, nothing is rebuilt
       busy: false,
     };
     const base = `/games/${encodeURIComponent(view.id)}`;
@@ -351,6 +373,8 @@
       root.dataset.busy = String(busy);
       legalBox.setAttribute("aria-busy", String(busy));
       for (const button of legalBox.querySelectorAll("button")) button.disabled = busy || !view.token;
+      for (const button of actions.querySelectorAll("button")) button.disabled = busy || !view.token;
+      for (const node of board.querySelectorAll("[data-records-move]")) node.setAttribute("aria-disabled", String(busy));
       for (const button of picker.box.querySelectorAll("button")) button.disabled = busy;
       updateUndo();
     }
@@ -366,10 +390,24 @@
       return `Waiting for ${nameOf(state.current_player)}${what}: ${nameOf(state.current_player)}'s decision is awaited.`;
     }
 
-    function showLegal(moves, state) {
+    function showLegal(moves, state, ending) {
+      // The same moves at the same version: nothing to rebuild (a touch may be on its way).
+      const shown = JSON.stringify([state.version, view.status, view.role, moves, ending]);
+      if (shown === view.shown) return false;
+      view.shown = shown;
       view.legal = moves;
+      view.ending = ending || moves.map(() => false);
       closePicker(false);
       legalBox.replaceChildren();
+      actions.replaceChildren();
+      const mayRecord = view.status === "active" && view.token && moves.length;
+      const touched = mayRecord && recordByTouch(state);
+      legalBox.hidden = Boolean(touched);
+      movesHeading.hidden = Boolean(touched);
+      if (touched) {
+        updateUndo();
+        return true;
+      }
       if (view.status !== "active") {
         legalBox.append(element("p", { class: "note", text: "The game is over: nothing more to record." }));
       } else if (!view.token) {
@@ -388,11 +426,11 @@
           const label = T.describe(group.base, view.players, view.game);
           let button;
           if (group.moves.length === 1) {
-            button = element("button", { type: "button", class: "move", "data-move": JSON.stringify(group.moves[0]) },
+            button = element("button", { type: "button", class: "move", "data-records-move": true, "data-move": JSON.stringify(group.moves[0]) },
               T.describe(group.moves[0], view.players, view.game));
             button.addEventListener("click", () => record(group.moves[0]));
           } else {
-            button = element("button", { type: "button", class: "move pick", "aria-haspopup": "dialog", "data-group": JSON.stringify(group.base) },
+            button = element("button", { type: "button", class: "move pick", "data-records-move": true, "aria-haspopup": "dialog", "data-group": JSON.stringify(group.base) },
               `${label} …`);
             button.addEventListener("click", () => openPicker(group, button));
           }
@@ -403,6 +441,121 @@
         legalBox.append(section);
       }
       updateUndo();
+      return true;
+    }
+
+    // Recording by touch: the game's drawing lays out the moves (see the top of this file) ------
+
+    function recordByTouch(state) {
+      const renderer = T.renderers[view.game];
+      if (!renderer || typeof renderer.record !== "function") return false;
+      const table = {
+        board,
+        actions,
+        state,
+        moves: view.legal,
+        ending: view.ending,
+        players: view.players,
+        colours: view.colours,
+        cards: view.cards,
+        chance: data.chance,
+        role: view.role,
+        seat: view.seat,
+        chanceFields,
+        target,
+        button: actionButton,
+        pick,
+        record,
+        focus: focusNext,
+        humanize: T.humanize,
+        svg: T.svg,
+        text: T.text,
+      };
+      try {
+        return Boolean(renderer.record(table));
+      } catch (error) {
+        console.error(error);
+        actions.replaceChildren();
+        return false;
+      }
+    }
+
+    /** A drawn node (SVG or HTML) made a control that records: touch, Enter or Space. */
+    function target(node, words) {
+      node.setAttribute("data-records-move", "");
+      node.setAttribute("role", "button");
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("aria-label", words);
+      node.classList.add("touch");
+      if (node instanceof SVGElement && !node.querySelector(":scope > title")) {
+        node.prepend(T.svg("title", {}, words));
+      }
+      node.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        }
+      });
+      return node;
+    }
+
+    /** A small picture for a button or a picker's option: picture(svg) draws into 48x64. */
+    function pictureOf(picture) {
+      const drawing = T.svg("svg", { class: "picture", viewBox: "0 0 48 64", width: 36, height: 48, "aria-hidden": "true", focusable: "false" });
+      picture(drawing);
+      return drawing;
+    }
+
+    function actionButton(words, onActivate, picture) {
+      const button = element("button", { type: "button", class: "action", "data-records-move": true });
+      if (picture) button.append(pictureOf(picture));
+      button.append(element("span", { text: words }));
+      button.disabled = view.busy || !view.token;
+      button.addEventListener("click", () => {
+        if (!view.busy) onActivate();
+      });
+      actions.append(button);
+      return button;
+    }
+
+    function focusNext() {
+      const next = actions.querySelector("[data-records-move]:not(:disabled)") || board.querySelector("[data-records-move]");
+      if (next) next.focus({ preventScroll: true });
+    }
+
+    /** The picker sheet as a question: a Promise of the value chosen (null: cancelled). */
+    function pick({ title, options, note }) {
+      closePicker(false);
+      return new Promise((resolve) => {
+        picker.title.textContent = title;
+        picker.chosen.textContent = note || "";
+        picker.chosen.hidden = !note;
+        picker.options.replaceChildren();
+        picker.back.hidden = true;
+        picker.answer = resolve;
+        for (const option of options) {
+          const button = element("button", { type: "button", class: "option", "data-records-move": true, "data-value": JSON.stringify(option.value ?? null) });
+          if (option.picture) button.append(pictureOf(option.picture));
+          button.append(element("span", { class: "option-label", text: option.label }));
+          if (option.count > 1) button.append(element("span", { class: "count", text: `×${option.count}` }));
+          button.addEventListener("click", () => {
+            picker.answer = null;
+            closePicker(false);
+            resolve(option.value);
+          });
+          picker.options.append(button);
+        }
+        picker.box.hidden = false;
+        root.dataset.picking = "true";
+        const first = picker.options.querySelector("button");
+        if (first) first.focus({ preventScroll: true });
+      });
+    }
+
+    /** Whether ``body`` is a move /legal marked as ending the game. */
+    function endsTheGame(body) {
+      const text = JSON.stringify(body);
+      return view.legal.some((move, index) => view.ending[index] && JSON.stringify(move) === text);
     }
 
     // The picker: one chance field at a time; a list (cards dealt) one card at a time ----------
@@ -476,7 +629,7 @@
         return String(a).localeCompare(String(b));
       });
       for (const value of sorted) {
-        const button = element("button", { type: "button", class: "option", "data-field": step.field, "data-value": JSON.stringify(value) }, shown(value));
+        const button = element("button", { type: "button", class: "option", "data-records-move": true, "data-field": step.field, "data-value": JSON.stringify(value) }, shown(value));
         button.addEventListener("click", () => {
           picker.steps.push({ field: step.field, value });
           renderPicker();
@@ -484,7 +637,7 @@
         picker.options.append(button);
       }
       if (step.exact.length) {
-        const button = element("button", { type: "button", class: "option done", "data-field": step.field, "data-value": "done" }, "No more");
+        const button = element("button", { type: "button", class: "option done", "data-records-move": true, "data-field": step.field, "data-value": "done" }, "No more");
         button.addEventListener("click", () => {
           closePicker(true);
           record(step.exact[0]);
@@ -508,6 +661,13 @@
 
     function closePicker(refocus) {
       const opener = picker.opener;
+      if (picker.answer) {
+        const answer = picker.answer;
+        picker.answer = null;
+        answer(null);
+      }
+      picker.back.hidden = false;
+      picker.chosen.hidden = false;
       picker.box.hidden = true;
       picker.group = null;
       picker.steps = [];
@@ -546,7 +706,7 @@
           if (legal && legal.etag && legalVersion !== state.body.version) continue;
           if (state.body.version > view.types.length) await catchUp();
           if (ticket !== loading) return;
-          apply(state.body, legal ? legal.body.moves : []);
+          apply(state.body, legal ? legal.body.moves : [], legal ? legal.body.ending : []);
           return;
         } catch (error) {
           if (ticket !== loading) return;
@@ -556,15 +716,19 @@
       }
     }
 
-    function apply(state, moves) {
+    function apply(state, moves, ending) {
       view.version = state.version;
       view.status = state.status;
       view.awaited = state.status === "active" ? state.current_player : null;
       versionText.textContent = String(state.version);
       root.dataset.version = String(state.version);
       root.dataset.awaited = view.awaited === null || view.awaited === undefined ? "" : String(view.awaited);
-      draw(state);
-      showLegal(moves, state);
+      // Drawn again only with the moves: the drawing holds the touch targets.
+      const changed = JSON.stringify([state.version, view.status, view.role, moves, ending]) !== view.shown;
+      if (changed) {
+        draw(state);
+        showLegal(moves, state, ending);
+      }
       const mine = view.role !== "seat" || view.awaited === view.seat;
       if (view.status !== "active") say("The game is over.");
       else if (view.refused) say("This link's token is not this game's: the moves are shown, not recorded.");
@@ -607,6 +771,20 @@
     async function record(body, what) {
       if (view.busy || !view.token) return;
       const words = what || T.describe(body, view.players, view.game);
+      if (endsTheGame(body)) {
+        const sure = await pick({
+          title: "This move ends the game",
+          note: `Record “${words}” and end the game?`,
+          options: [
+            { label: "Yes: record it and end the game", value: true },
+            { label: "No, not yet", value: false },
+          ],
+        });
+        if (!sure) {
+          focusNext();
+          return;
+        }
+      }
       showError("");
       setBusy(true);
       const key = newKey();
@@ -627,6 +805,7 @@
             say(`Recorded: ${words} (version ${answer.version}).`);
             view.version = answer.version;
             await refresh();
+            focusNext();
             return;
           }
           const transient = !response || [429, 502, 503, 504].includes(response.status);
