@@ -10,6 +10,7 @@ it.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import logging
@@ -75,6 +76,15 @@ def utc_now() -> str:
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_token(recorder_token: str, seat: int, generation: int) -> str:
+    """A seat's token, derived from the recorder's: whoever holds the recorder's token can show
+    the seats' links again (the store keeps digests only), and a new generation replaces a
+    lost one. As long and as random as the recorder's own token, which is its key."""
+    message = f"tabletape seat {seat} generation {generation}".encode()
+    digest = hmac.new(recorder_token.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 @dataclass(frozen=True)
@@ -187,9 +197,11 @@ class GameService:
             "seed_salt": salt,
             "seed_commitment": seed_commitment(played["seed"], salt),
         }
+        recorder = secrets.token_urlsafe(24)
+        generations = [0 for _ in header["players"]]
         tokens = Tokens(
-            recorder=secrets.token_urlsafe(24),
-            seats=[secrets.token_urlsafe(24) for _ in header["players"]],
+            recorder=recorder,
+            seats=[seat_token(recorder, seat, 0) for seat in range(len(generations))],
         )
         while True:
             record = GameRecord(
@@ -201,6 +213,7 @@ class GameService:
                 head_hash=header_hash(header),
                 token_sha256=token_digest(tokens.recorder),
                 seat_tokens_sha256=[token_digest(token) for token in tokens.seats],
+                seat_token_generations=generations,
                 **header,
             )
             if self.store.create(record):
@@ -213,6 +226,38 @@ class GameService:
         if record is None:
             raise NotFoundError(f"no game with id {game_id!r}")
         return record
+
+    def seat_links(self, record: GameRecord, token: str | None) -> list[str | None]:
+        """The seats' tokens again, for the recorder's page of links: None for a seat whose
+        token was drawn at random (a record made before they were derived)."""
+        self._recorder_only(record, token, "showing the seats' links again")
+        assert token is not None
+        generations = record.seat_token_generations or [-1] * len(record.players)
+        return [
+            seat_token(token, seat, generation) if generation >= 0 else None
+            for seat, generation in enumerate(generations)
+        ]
+
+    def replace_seat_link(self, record: GameRecord, token: str | None, seat: int) -> str:
+        """A new token for ``seat`` (its phone was lost): the old one gets 401 from now on."""
+        self._recorder_only(record, token, "replacing a seat's link")
+        assert token is not None
+        if not 0 <= seat < len(record.players):
+            raise NotFoundError(f"no seat {seat} in this game of {len(record.players)} players")
+        generations = list(record.seat_token_generations or [-1] * len(record.players))
+        generations[seat] = max(generations[seat], 0) + 1
+        new = seat_token(token, seat, generations[seat])
+        digests = list(record.seat_tokens_sha256)
+        digests[seat] = token_digest(new)
+        self.store.replace_seat_token(record.id, digests, generations)
+        return new
+
+    def _recorder_only(self, record: GameRecord, token: str | None, what: str) -> None:
+        viewer = self.viewer(record, token)
+        if token is None:
+            raise UnauthorizedError(f"{what} needs the recorder's token")
+        if not viewer.sees_all:
+            raise ForbiddenError(f"{what} is the recorder's only, not a seat's")
 
     @staticmethod
     def viewer(record: GameRecord, token: str | None) -> Viewer:

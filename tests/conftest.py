@@ -25,9 +25,18 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service import create_app
+from service.plugins import load_games
 from service.store.connection import StoreClient, close, connect
 from service.store.embedded import EmbeddedRedis
 from tests.redis_cluster import LocalCluster
+
+# The suite's own game, Tally (tests/games/tally/), is found as a game from another package is:
+# TABLETAPE_GAMES names its module, for this process and the servers and workers it starts (which
+# find `tests` on PYTHONPATH). Every test that goes over the registered games goes over it too.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.environ["TABLETAPE_GAMES"] = "tests.games.tally"
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))
+load_games(os.environ["TABLETAPE_GAMES"])
 
 
 @pytest.fixture(scope="session")

@@ -143,6 +143,22 @@ class CreatedGameSchema(GameSchema):
     )
 
 
+class SeatLinksSchema(Schema):
+    seat_tokens = fields.List(
+        fields.String(allow_none=True),
+        metadata={
+            "description": "the seats' tokens again, for the recorder's page of links (each is"
+            " derived from the recorder's token); null for a seat whose token cannot be derived"
+            " (a game recorded before links could be shown again: replace that seat's link)"
+        },
+    )
+
+
+class SeatTokenSchema(Schema):
+    seat = fields.Integer()
+    token = fields.String(metadata={"description": "the seat's new token: the old one gets 401"})
+
+
 class GameListQuerySchema(Schema):
     # A filter left out (or an empty game or player) filters nothing.
     game = fields.String(metadata={"description": "only the games of this game"})

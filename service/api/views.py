@@ -35,6 +35,8 @@ from service.api.schemas import (
     GameListSchema,
     OneGameSchema,
     RecordSchema,
+    SeatLinksSchema,
+    SeatTokenSchema,
     StateQuerySchema,
 )
 from service.errors import InvalidRequestError, UnauthorizedError
@@ -420,6 +422,34 @@ class Export(MethodView):
                 "the export of a game being played needs the recorder's token: it holds the seed"
             )
         return json_response(service().export(record), headers=etag(record.version))
+
+
+# Tokens are secrets: no cache between the service and the recorder's page may keep them.
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+@games.route("/games/<game_id>/links", parameters=[TOKEN_HEADER])
+class Links(MethodView):
+    @games.response(200, SeatLinksSchema)
+    @_errors(401, 403, 404, 503)
+    def get(self, game_id: str) -> Any:
+        """The seats' tokens again, for the recorder's page of links (the recorder's token
+        only: a seat's is a 403)."""
+        record = service().get(game_id)
+        tokens = service().seat_links(record, bearer_token())
+        return json_response({"seat_tokens": tokens}, headers=NO_STORE)
+
+
+@games.route("/games/<game_id>/seats/<int:seat>/token", parameters=[TOKEN_HEADER])
+class SeatToken(MethodView):
+    @games.response(201, SeatTokenSchema)
+    @_errors(401, 403, 404, 503)
+    def post(self, game_id: str, seat: int) -> Any:
+        """Replace a seat's link (its phone was lost): a new token for the seat, and the old one
+        is refused (401) from now on. The recorder's only."""
+        record = service().get(game_id)
+        token = service().replace_seat_link(record, bearer_token(), seat)
+        return json_response({"seat": seat, "token": token}, status=201, headers=NO_STORE)
 
 
 @games.route("/games/import")

@@ -13,12 +13,15 @@ the browser.
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import re
 from importlib import resources
 from typing import Any
 
 import redis
+import segno
 from flask import (
     Blueprint,
     Response,
@@ -62,6 +65,8 @@ pages = Blueprint(
 
 RECENT_GAMES = 30
 
+# The longest text drawn as a QR code: a link with a token is about 100 characters.
+MAX_QR_TEXT = 512
 # The files a game's package may hand the browser (its drawing and its pictures).
 GAME_ASSET = re.compile(r"[a-z0-9_-]+\.(?:js|css|svg|png)")
 
@@ -271,6 +276,32 @@ def new_game_choices() -> list[dict[str, Any]]:
             }
         )
     return choices
+
+
+@pages.route("/qr", methods=["POST"])
+def qr_code() -> Response:
+    """A link as a QR code (SVG, as a data: address an <img> shows): ``{"text": "..."}`` in,
+    ``{"svg": "data:image/svg+xml;base64,..."}`` out. POSTed, since a link may carry a token in
+    its fragment, which must never be in an address a server logs."""
+    body = request.get_json(silent=True)
+    text = body.get("text") if isinstance(body, dict) else None
+    if not isinstance(text, str) or not 0 < len(text) <= MAX_QR_TEXT:
+        raise InvalidRequestError(
+            f'send {{"text": "..."}}, the link to draw: 1 to {MAX_QR_TEXT} characters',
+            {"text": f"1 to {MAX_QR_TEXT} characters"},
+        )
+    drawn = io.BytesIO()
+    segno.make(text, error="m").save(drawn, kind="svg", scale=4, border=2, xmldecl=False)
+    address = "data:image/svg+xml;base64," + base64.b64encode(drawn.getvalue()).decode()
+    return Response(json.dumps({"svg": address}), mimetype="application/json")
+
+
+@pages.route("/games/<game_id>/share")
+def links(game_id: str) -> str:
+    """The game's links again, with their QR codes, for the recorder (links.js asks the API with
+    the recorder's token from the fragment); a seat's link can be replaced here."""
+    record = service().get(game_id)
+    return render_template("links.html", record=record)
 
 
 @pages.route("/games/<game_id>/record")

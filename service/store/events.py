@@ -149,6 +149,11 @@ class GameRecord:
     head_hash: str
     token_sha256: str
     seat_tokens_sha256: list[str]
+    # Per seat, the generation its token was derived at from the recorder's token (0 at
+    # creation, one more at each replacement), so that the recorder can show the links again;
+    # -1 for a token drawn at random (every seat of a record made before links could be shown
+    # again).
+    seat_token_generations: list[int] | None = None
     finished_at: str | None = None
     result: dict[str, Any] | None = None
     # Why the archive job refused this game (its replay disagreed with the record), if it did.
@@ -287,6 +292,7 @@ class EventStore:
             "head_hash": record.head_hash,
             "token_sha256": record.token_sha256,
             "seat_tokens_sha256": orjson.dumps(record.seat_tokens_sha256).decode(),
+            "seat_token_generations": orjson.dumps(record.seat_token_generations or []).decode(),
         }
         pairs = [item for field_value in fields.items() for item in field_value]
         if not self._create(keys=[self._header_key(record.id)], args=pairs):
@@ -327,6 +333,17 @@ class EventStore:
             pipe.hset(self._header_key(game_id), "trimmed", "1")
             pipe.delete(self._events_key(game_id))
         pipe.execute()
+
+    def replace_seat_token(self, game_id: str, digests: list[str], generations: list[int]) -> None:
+        """Store a game's seat tokens anew (a seat's link replaced): the old token stops working
+        at once, since every request reads the header."""
+        self.redis.hset(
+            self._header_key(game_id),
+            mapping={
+                "seat_tokens_sha256": orjson.dumps(digests).decode(),
+                "seat_token_generations": orjson.dumps(generations).decode(),
+            },
+        )
 
     def mark_archive_problem(self, game_id: str, problem: str) -> None:
         self.redis.hset(self._header_key(game_id), "archive_problem", problem)
@@ -486,6 +503,7 @@ def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | DamagedHead
         "head_hash": header.required("head_hash"),
         "token_sha256": header.required("token_sha256"),
         "seat_tokens_sha256": header.optional("seat_tokens_sha256", _text_list) or [],
+        "seat_token_generations": header.optional("seat_token_generations", _int_list) or None,
         "finished_at": header.optional("finished_at"),
         "result": header.optional("result", _json_object),
         "archive_problem": header.optional("archive_problem"),
@@ -554,6 +572,13 @@ def _text_list(raw: str) -> list[str]:
     value = _json(raw)
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ValueError("is not a JSON list of strings")
+    return value
+
+
+def _int_list(raw: str) -> list[int]:
+    value = _json(raw)
+    if not isinstance(value, list) or not all(type(item) is int for item in value):
+        raise ValueError("is not a JSON list of integers")
     return value
 
 

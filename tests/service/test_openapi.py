@@ -34,6 +34,8 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/games/{game_id}/legal", "get"): {401, 404, 429, 503},
     ("/games/{game_id}/audit", "get"): {401, 404, 429, 503},
     ("/games/{game_id}/export", "get"): {401, 404, 429, 503},
+    ("/games/{game_id}/links", "get"): {401, 403, 404, 429, 503},
+    ("/games/{game_id}/seats/{seat}/token", "post"): {401, 403, 404, 429, 503},
     ("/games/{game_id}/stream", "get"): {400, 401, 404, 429, 503},
     ("/games/import", "post"): {400, 413, 422, 429, 503},
     ("/stats/{game}", "get"): {400, 404, 429, 503},
@@ -57,6 +59,8 @@ PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
     ("/games/{game_id}/legal", "get"): {("header", "Authorization")},
     ("/games/{game_id}/audit", "get"): {("header", "Authorization")},
     ("/games/{game_id}/export", "get"): {("header", "Authorization")},
+    ("/games/{game_id}/links", "get"): {("header", "Authorization")},
+    ("/games/{game_id}/seats/{seat}/token", "post"): {("header", "Authorization")},
     ("/games/{game_id}/events", "post"): {
         ("header", "Authorization"), ("header", "If-Match"), ("header", "Idempotency-Key"),
     },

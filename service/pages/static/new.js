@@ -140,72 +140,15 @@
       return seedDigits === null ? text : `{"seed":${seedDigits},${text.slice(1)}`;
     }
 
-    // The game's links -------------------------------------------------------------------------
-
-    const copyNote = document.getElementById("copy-note");
-
-    function linkTo(path, token) {
-      const url = new URL(path, window.location.origin);
-      if (token) url.hash = new URLSearchParams({ token }).toString();
-      return url.href;
-    }
-
-    async function copy(url, field, what) {
-      try {
-        await navigator.clipboard.writeText(url);
-        copyNote.textContent = `${what} copied.`;
-      } catch (error) {
-        // No clipboard here (an address that is not https, say): select it for the user to copy.
-        field.focus();
-        field.select();
-        copyNote.textContent = "Copy the selected link (the clipboard is not available here).";
-      }
-    }
-
-    /** One link: its name (itself a link), the address in a field to select, a copy button. */
-    function linkRow(list, name, url, kind, seat) {
-      const what = `${name}'s link`;
-      const item = document.createElement("li");
-      item.className = "link-row";
-      item.dataset.kind = kind;
-      if (seat !== undefined) item.dataset.seat = String(seat);
-      const anchor = document.createElement("a");
-      anchor.className = "link-name";
-      anchor.href = url;
-      anchor.textContent = name;
-      const row = document.createElement("div");
-      row.className = "share-row";
-      const field = document.createElement("input");
-      field.type = "text";
-      field.readOnly = true;
-      field.value = url;
-      field.setAttribute("aria-label", what);
-      field.addEventListener("focus", () => field.select());
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "copy";
-      button.textContent = "Copy";
-      button.setAttribute("aria-label", `Copy ${what}`);
-      button.addEventListener("click", () => copy(url, field, what));
-      row.append(field, button);
-      item.append(anchor, row);
-      list.append(item);
-    }
+    // The game's links, with their QR codes (links.js) ------------------------------------------
 
     function showLinks(game) {
-      const page = `/games/${encodeURIComponent(game.id)}`;
-      const recorder = linkTo(`${page}/record`, game.token);
-      document.getElementById("open-recorder").href = recorder;
-      linkRow(document.getElementById("recorder-links"), "Recorder", recorder, "recorder");
-      const seats = document.getElementById("seat-links");
-      (game.seat_tokens || []).forEach((token, seat) => {
-        linkRow(seats, game.players[seat], linkTo(`${page}/record`, token), "seat", seat);
-      });
-      linkRow(document.getElementById("viewer-links"), "Viewer", linkTo(`${page}/view`), "viewer");
+      const created = document.getElementById("created");
+      window.Tabletape.links.show(created, game, game.token, game.seat_tokens || [], false);
+      const again = document.getElementById("links-again");
+      again.href = window.Tabletape.links.linkTo(`/games/${encodeURIComponent(game.id)}/share`, game.token);
       form.hidden = true;
       document.getElementById("new-lede").hidden = true;
-      const created = document.getElementById("created");
-      created.dataset.gameId = game.id;
       created.hidden = false;
       created.focus();
     }

@@ -298,6 +298,12 @@
       }
       recordingAs.hidden = false;
       recordingAs.dataset.role = view.role;
+      if (view.role === "recorder") {
+        // The links page takes the recorder's token in its fragment too.
+        const links = document.getElementById("links-page-link");
+        links.href = `${links.getAttribute("href")}#${new URLSearchParams({ token: view.token })}`;
+        links.hidden = false;
+      }
       root.dataset.role = view.role;
       if (view.role === "seat") {
         // A seat's link is that player's: it is not for a co-recorder, and it cannot undo.
