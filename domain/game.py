@@ -135,6 +135,30 @@ class Game(ABC, Generic[S]):
         mode overrides it so that the outcomes offered are those the seat cannot rule out."""
         return self.legal_moves(state)
 
+    def check_options(self, raw: Any, players: int, known: Sequence[str]) -> None:
+        """What every game checks of its creation options first: a player count it is played
+        by, an object, and no option but the ``known`` ones."""
+        self.check_players(players)
+        check_options_object(raw)
+        unknown = [str(name) for name in raw if name not in known]
+        if unknown:
+            raise InvalidOptionsError(
+                f"unknown option(s) for {self.name}: {', '.join(unknown)};"
+                f" the options are {', '.join(known)}",
+                {name: "unknown option" for name in unknown},
+            )
+
+    @staticmethod
+    def first_player_option(raw: Mapping[str, Any], players: int) -> int:
+        """The ``first_player`` option: a seat, seat 0 when it is left out."""
+        first_player = raw.get("first_player", 0)
+        if not is_int(first_player) or not 0 <= first_player < players:
+            raise InvalidOptionsError(
+                f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}",
+                {"first_player": f"a seat 0..{players - 1}"},
+            )
+        return int(first_player)
+
     def check_players(self, players: int) -> None:
         """A player count this game is played by, or InvalidOptionsError."""
         if not is_int(players) or not self.min_players <= players <= self.max_players:

@@ -13,8 +13,7 @@ from typing import Any, Final
 
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
 from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
-from domain.events import is_int
-from domain.game import Event, Game, check_options_object, check_seed, register
+from domain.game import Event, Game, check_seed, register
 from domain.mada import display, shapes, stats
 from domain.mada.catalog import (
     CARDS_TO_END,
@@ -421,21 +420,8 @@ class Mada(Game[MadaState]):
         return display.catalog_view(state)
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
-        self.check_players(players)
-        check_options_object(raw)
-        unknown = [str(name) for name in raw if name not in OPTION_NAMES]
-        if unknown:
-            raise InvalidOptionsError(
-                f"unknown option(s) for mada: {', '.join(unknown)};"
-                f" the options are {', '.join(OPTION_NAMES)}",
-                {name: "unknown option" for name in unknown},
-            )
-        first_player = raw.get("first_player", 0)
-        if not is_int(first_player) or not 0 <= first_player < players:
-            raise InvalidOptionsError(
-                f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}",
-                {"first_player": f"a seat 0..{players - 1}"},
-            )
+        self.check_options(raw, players, OPTION_NAMES)
+        first_player = self.first_player_option(raw, players)
         chance = raw.get("chance", SEEDED)
         if chance not in CHANCE_MODES:
             raise InvalidOptionsError(

@@ -16,7 +16,7 @@ from typing import Any, Final
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
 from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
 from domain.events import is_int
-from domain.game import Event, Game, check_options_object, check_seed, register
+from domain.game import Event, Game, check_seed, register
 from domain.madcala import display, shapes, stats
 from domain.madcala.catalog import (
     DEFAULT,
@@ -378,15 +378,7 @@ class Madcala(Game[MadcalaState]):
         return display.option_fields()
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
-        self.check_players(players)
-        check_options_object(raw)
-        unknown = [str(name) for name in raw if name not in OPTION_NAMES]
-        if unknown:
-            raise InvalidOptionsError(
-                f"unknown option(s) for madcala: {', '.join(unknown)};"
-                f" the options are {', '.join(OPTION_NAMES)}",
-                {name: "unknown option" for name in unknown},
-            )
+        self.check_options(raw, players, OPTION_NAMES)
         options: dict[str, Any] = {}
         catalog = DEFAULT
         if "catalog" in raw:

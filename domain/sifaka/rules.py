@@ -18,8 +18,7 @@ from domain.errors import (
     InvalidEventError,
     InvalidOptionsError,
 )
-from domain.events import is_int
-from domain.game import Event, Game, check_options_object, check_seed, register
+from domain.game import Event, Game, check_seed, register
 from domain.rng import SplitMix64
 from domain.sifaka import display, shapes, stats
 from domain.sifaka.catalog import (
@@ -379,21 +378,8 @@ class Sifaka(Game[SifakaState]):
         return display.option_fields()
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
-        self.check_players(players)
-        check_options_object(raw)
-        unknown = [str(name) for name in raw if name not in OPTION_NAMES]
-        if unknown:
-            raise InvalidOptionsError(
-                f"unknown option(s) for sifaka: {', '.join(unknown)};"
-                f" the options are {', '.join(OPTION_NAMES)}",
-                {name: "unknown option" for name in unknown},
-            )
-        first_player = raw.get("first_player", 0)
-        if not is_int(first_player) or not 0 <= first_player < players:
-            raise InvalidOptionsError(
-                f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}",
-                {"first_player": f"a seat 0..{players - 1}"},
-            )
+        self.check_options(raw, players, OPTION_NAMES)
+        first_player = self.first_player_option(raw, players)
         chance = raw.get("chance", SEEDED)
         if chance not in CHANCE_MODES:
             raise InvalidOptionsError(

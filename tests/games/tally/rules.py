@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
+from domain.errors import GameFinishedError, IllegalMoveError
 from domain.events import check_fields, event_type, is_int, seat_field, value_field
-from domain.game import Event, Game, check_options_object, check_seed, register
+from domain.game import Event, Game, check_seed, register
 from domain.rng import SplitMix64
 from domain.shapes import array, described, event, integer, nullable, obj, one_of_values
 from domain.viewers import Viewer
@@ -91,21 +91,8 @@ class Tally(Game[TallyState]):
     chance_fields: Mapping[str, tuple[str, ...]] = {}
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
-        self.check_players(players)
-        check_options_object(raw)
-        unknown = [str(name) for name in raw if name not in OPTION_NAMES]
-        if unknown:
-            raise InvalidOptionsError(
-                f"unknown option(s) for tally: {', '.join(unknown)}; the options are first_player",
-                {name: "unknown option" for name in unknown},
-            )
-        first_player = raw.get("first_player", 0)
-        if not is_int(first_player) or not 0 <= first_player < players:
-            raise InvalidOptionsError(
-                f"first_player must be a seat from 0 to {players - 1}, got {first_player!r}",
-                {"first_player": f"a seat 0..{players - 1}"},
-            )
-        return {"first_player": int(first_player)}
+        self.check_options(raw, players, OPTION_NAMES)
+        return {"first_player": self.first_player_option(raw, players)}
 
     def options_schema(self, players: int) -> Mapping[str, Any]:
         return obj({}, {"first_player": described(integer(0, players - 1), "who plays first")})
