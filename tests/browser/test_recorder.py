@@ -2,7 +2,11 @@
 draws from GET /legal (and picking the cards in observed mode), an undo on the way, a retried
 request that appends once, a co-recorder's move followed live, a seat's link (its own hand, its own
 moves, no undo), and the new-game form: the API's validation next to its field, the links it
-hands out, a seed sent digit for digit."""
+hands out, a seed sent digit for digit.
+
+These tests record through the list of moves ("Moves as a list", which a person may prefer: a
+screen reader's user, say), the one way to record any game, whatever its drawing. Recording by
+touching each game's own drawing is tested in test_touch_<game>.py."""
 
 from __future__ import annotations
 
@@ -18,6 +22,14 @@ from domain.words import describe_fields as describe
 from tests.browser.helpers import LiveServer, append, create, events, legal, state
 
 RECORDER = "#recorder"
+MOVES_AS_A_LIST = "tabletape.moves-as-list"
+
+
+@pytest.fixture(autouse=True)
+def moves_as_a_list(page: Page) -> None:
+    """Every page of these tests lists the moves as buttons, as a person who ticks "Moves as a
+    list" sees them (the choice is kept in the browser's storage)."""
+    page.add_init_script(f"window.localStorage.setItem({MOVES_AS_A_LIST!r}, '1')")
 BOARD = "svg#board"
 NOT_RECORDED = ("seq", "at", "hash", "void")
 

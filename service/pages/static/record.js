@@ -452,7 +452,30 @@
 
     // Recording by touch: the game's drawing lays out the moves (see the top of this file) ------
 
+    // "Moves as a list": the buttons of every move instead of touches on the drawing, for who
+    // prefers a list (a screen reader, say); remembered on this device.
+    const LIST_KEY = "tabletape.moves-as-list";
+    const asList = document.getElementById("as-list");
+    function listPreferred() {
+      try {
+        return window.localStorage.getItem(LIST_KEY) === "1";
+      } catch (error) {
+        return false;
+      }
+    }
+    asList.checked = listPreferred();
+    asList.addEventListener("change", () => {
+      try {
+        window.localStorage.setItem(LIST_KEY, asList.checked ? "1" : "0");
+      } catch (error) {
+        /* storage refused: the choice holds for this page only */
+      }
+      view.shown = null;
+      refresh();
+    });
+
     function recordByTouch(state) {
+      if (asList.checked) return false;
       const renderer = T.renderers[view.game];
       if (!renderer || typeof renderer.record !== "function") return false;
       const table = {
