@@ -56,6 +56,7 @@ from service.store.events import (
     EventStore,
     Finished,
     GameRecord,
+    OtherHead,
     Replayed,
     StoredEvent,
     damaged_header,
@@ -130,6 +131,10 @@ class StateCache:
             if snapshot is not None:
                 self._snapshots.move_to_end(game_id)
             return snapshot
+
+    def discard(self, game_id: str) -> None:
+        with self._lock:
+            self._snapshots.pop(game_id, None)
 
     def put(self, snapshot: Snapshot) -> None:
         game_id = snapshot.record.id
@@ -371,6 +376,7 @@ class GameService:
             outcome = self.store.append(
                 game_id,
                 expected_version=record.version,
+                expected_head=record.head_hash,
                 canonical_body=body,
                 at=at,
                 hash=hashed,
@@ -403,6 +409,11 @@ class GameService:
                     raise VersionConflictError(current, if_match)
                 case Conflict():
                     continue  # another writer appended first: validate against the new state
+                case OtherHead():
+                    # This process remembers a write the store has lost: forget it, and validate
+                    # the move again on the store's own head.
+                    self.cache.discard(game_id)
+                    continue
                 case _:
                     raise NotFoundError(f"no game with id {game_id!r}")
         raise VersionConflictError(self.get(game_id).version, None)
@@ -466,14 +477,25 @@ class GameService:
         DamagedRecordError if the record cannot be replayed that far."""
         target = record.version if at is None else at
         cached = self.cache.get(record.id)
-        if cached is not None and cached.record.version == target:
-            return cached.state
+        if cached is not None and cached.record.version > record.version:
+            # The store is behind this process: it lost a write the process remembers.
+            self.cache.discard(record.id)
+            cached = None
+        # A snapshot serves only on the store's own head: the same version at another head is a
+        # lost write followed by another process's.
+        if cached is not None and cached.record.version == target == record.version:
+            if cached.record.head_hash == record.head_hash:
+                return cached.state
+            cached = None
         game = self._rules(record)
         state = None
-        if cached is not None and cached.record.version < target:
-            later = self._events(record, cached.record.version + 1, target)
-            # A retraction may reach back before the snapshot: then the record is replayed whole.
-            if not any(is_retract(stored.body) for stored in later):
+        if cached is not None and 0 < cached.record.version < target:
+            since = self._events(record, cached.record.version, target)
+            # The snapshot's own event must be the store's, and a retraction may reach back
+            # before the snapshot: else the record is replayed whole.
+            same_head = since[0].hash == cached.record.head_hash
+            later = since[1:]
+            if same_head and not any(is_retract(stored.body) for stored in later):
                 state = _applied(game, record.id, cached.state, later)
         if state is None:
             state = self._replayed(game, record, self._events(record, 1, target))
@@ -492,9 +514,12 @@ class GameService:
         self, game: Game[Any], record: GameRecord, events: list[StoredEvent]
     ) -> None:
         """DamagedRecordError unless ``events``, all of the record's, replay under its rules. A
-        snapshot of the current version says they did; a replay made here is kept as one."""
+        snapshot of the current version and head says they did; a replay made here is kept."""
         cached = self.cache.get(record.id)
-        if cached is not None and cached.record.version == record.version:
+        if cached is not None and (cached.record.version, cached.record.head_hash) == (
+            record.version,
+            record.head_hash,
+        ):
             return
         state = self._replayed(game, record, events)
         if len(events) == record.version:

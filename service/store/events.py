@@ -61,13 +61,15 @@ redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
 """
 
-# Appends one event if, and only if, the game is active at the expected version. The version check,
-# the XADD, the header update and the idempotency record happen in one step, so two writers can
-# never both append at one version and a retried key can never append twice.
+# Appends one event if, and only if, the game is active at the expected version and head. The
+# checks, the XADD, the header update and the idempotency record happen in one step, so two
+# writers can never both append at one version, a retried key can never append twice, and an event
+# is never chained to a head the store does not have (one it lost in a crash, which the appending
+# process still remembers): the head the event's hash was computed from must be the header's.
 # KEYS: header, events, and the idempotency record's key only for a keyed append. ARGV: the
-# expected version, the body, at, hash; then, only when there is one or a key follows, the result
-# (or ''); then, for a keyed append, the record and its lifetime. An append sends no more than it
-# needs: each argument is encoded, sent and parsed on every move.
+# expected version, the body, at, hash, the expected head hash; then, only when there is one or a
+# key follows, the result (or ''); then, for a keyed append, the record and its lifetime. An append
+# sends no more than it needs: each argument is encoded, sent and parsed on every move.
 # A replayed key renews its record's lifetime: a write of its own, so that a replica confirming
 # it (service.store.connection.acknowledged_writes) confirms the recorded append too, which came
 # before it.
@@ -76,24 +78,25 @@ local header, events, idem = KEYS[1], KEYS[2], KEYS[3]
 if idem then
     local prior = redis.call('GET', idem)
     if prior then
-        redis.call('EXPIRE', idem, ARGV[7])
+        redis.call('EXPIRE', idem, ARGV[8])
         return {'replayed', prior}
     end
 end
-local current = redis.call('HMGET', header, 'version', 'status')
+local current = redis.call('HMGET', header, 'version', 'status', 'head_hash')
 if not current[1] then return {'missing'} end
 if current[2] ~= 'active' then return {'finished'} end
 if current[1] ~= ARGV[1] then return {'conflict', current[1]} end
+if current[3] ~= ARGV[5] then return {'other_head', current[1]} end
 local seq = tonumber(ARGV[1]) + 1
 redis.call('XADD', events, '0-' .. seq, 'body', ARGV[2], 'at', ARGV[3], 'hash', ARGV[4])
-if ARGV[5] and ARGV[5] ~= '' then
+if ARGV[6] and ARGV[6] ~= '' then
     redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4],
-               'status', 'finished', 'finished_at', ARGV[3], 'result', ARGV[5])
+               'status', 'finished', 'finished_at', ARGV[3], 'result', ARGV[6])
 else
     redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4])
 end
 if idem then
-    redis.call('SET', idem, ARGV[6], 'EX', ARGV[7])
+    redis.call('SET', idem, ARGV[7], 'EX', ARGV[8])
 end
 return {'appended', tostring(seq)}
 """
@@ -231,6 +234,12 @@ class Conflict:
 
 
 @dataclass(frozen=True)
+class OtherHead:
+    """The store's head at the expected version is not the one the event was chained to: the
+    appending process remembers a write the store has lost."""
+
+
+@dataclass(frozen=True)
 class Finished:
     pass
 
@@ -240,7 +249,7 @@ class Missing:
     pass
 
 
-AppendOutcome = Appended | Replayed | Conflict | Finished | Missing
+AppendOutcome = Appended | Replayed | Conflict | OtherHead | Finished | Missing
 
 
 class EventStore:
@@ -417,6 +426,7 @@ class EventStore:
         game_id: str,
         *,
         expected_version: int,
+        expected_head: str,
         canonical_body: str,
         at: str,
         hash: str,
@@ -425,7 +435,7 @@ class EventStore:
         idempotency_record: str = "",
     ) -> AppendOutcome:
         keys = [self._header_key(game_id), self._events_key(game_id)]
-        args: list[str | int] = [str(expected_version), canonical_body, at, hash]
+        args: list[str | int] = [str(expected_version), canonical_body, at, hash, expected_head]
         result_json = orjson.dumps(result).decode() if result is not None else ""
         if idempotency_key:
             keys.append(self._idempotency_key(game_id, idempotency_key))
@@ -440,6 +450,8 @@ class EventStore:
                 return Replayed(record)
             case ["conflict", current]:
                 return Conflict(int(current))
+            case ["other_head", _]:
+                return OtherHead()
             case ["finished"]:
                 return Finished()
             case _:

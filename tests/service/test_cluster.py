@@ -240,7 +240,10 @@ def test_appends_go_on_while_a_game_s_slot_moves_to_another_master(tmp_path: Pat
         game_id = "resharded-game"
         assert store.create(record(game_id))
         draw = {"canonical_body": '{"type":"draw"}', "at": "t", "result": None}
-        assert store.append(game_id, expected_version=0, hash="h1", **draw) == Appended(1)
+        first = store.get(game_id).head_hash  # type: ignore[union-attr]
+        assert store.append(
+            game_id, expected_version=0, expected_head=first, hash="h1", **draw
+        ) == (Appended(1))
 
         slot = client.keyslot(f"t:{{{game_id}}}:header")
         source = owner_port(client, f"t:{{{game_id}}}:header")
@@ -255,13 +258,15 @@ def test_appends_go_on_while_a_game_s_slot_moves_to_another_master(tmp_path: Pat
             "MIGRATE", "127.0.0.1", target, "", 0, 5000, "KEYS", *keys
         )
         # Mid-migration: the source answers ASK for the moved keys.
-        assert store.append(game_id, expected_version=1, hash="h2", **draw) == Appended(2)
-        assert store.append(game_id, expected_version=1, hash="h2", **draw) == Conflict(2)
+        on_h1 = {"expected_head": "h1", "hash": "h2", **draw}
+        assert store.append(game_id, expected_version=1, **on_h1) == Appended(2)
+        assert store.append(game_id, expected_version=1, **on_h1) == Conflict(2)
 
         for port in cluster.ports:
             cluster.node(port).execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[target])
         # Moved: the source answers MOVED, and the client learns the new map.
-        assert store.append(game_id, expected_version=2, hash="h3", **draw) == Appended(3)
+        on_h2 = {"expected_head": "h2", "hash": "h3", **draw}
+        assert store.append(game_id, expected_version=2, **on_h2) == Appended(3)
         assert owner_port(client, f"t:{{{game_id}}}:header") == target
         assert [event.seq for event in store.events(game_id)] == [1, 2, 3]
         assert store.get(game_id).version == 3  # type: ignore[union-attr]

@@ -57,6 +57,11 @@ def services_on(cluster: LocalCluster, queue_url: str, prefix: str, tmp: Path, *
     return build_services(load_config(settings))
 
 
+def head(game_id: str, version: int) -> str:
+    """The head an append at ``version`` chains to here: the header's, then each append's hash."""
+    return record(game_id).head_hash if version == 0 else f"h{version}"
+
+
 # --- what WAIT costs ------------------------------------------------------------------------------
 
 
@@ -66,8 +71,9 @@ def appends_per_second(store: EventStore, games: int, appends: int) -> float:
 
     def append_all(game_id: str) -> None:
         for version in range(appends):
-            store.append(game_id, expected_version=version, canonical_body=DRAW,
-                         at="t", hash=f"h{version}", result=None)  # fmt: skip
+            store.append(game_id, expected_version=version, expected_head=head(game_id, version),
+                         canonical_body=DRAW, at="t", hash=f"h{version + 1}",
+                         result=None)  # fmt: skip
 
     ids = [uuid.uuid4().hex[:16] for _ in range(games)]
     for game_id in ids:
@@ -163,8 +169,9 @@ def test_a_write_no_replica_confirms_is_unavailable_and_then_goes_on_without_wai
     replicated_cluster.kill(replica_port, signal.SIGKILL)
 
     def append(version: int) -> Any:
-        return store.append(game_id, expected_version=version, canonical_body=DRAW, at="t",
-                            hash=f"h{version}", result=None, idempotency_key=f"k{version}",
+        return store.append(game_id, expected_version=version,
+                            expected_head=head(game_id, version), canonical_body=DRAW, at="t",
+                            hash=f"h{version + 1}", result=None, idempotency_key=f"k{version}",
                             idempotency_record=f"answer {version}")  # fmt: skip
 
     with pytest.raises(ReplicaNotConfirmedError) as refused:

@@ -58,6 +58,7 @@ def append(store: EventStore, game_id: str, version: int, body: dict[str, object
     return store.append(
         game_id,
         expected_version=version,
+        expected_head=current.head_hash,
         canonical_body=canonical_json(body),
         at=at,
         hash=event_hash(current.head_hash, version + 1, at, body),
@@ -139,7 +140,13 @@ def test_a_finishing_append_stores_the_result_and_closes_the_game(
 def test_append_to_a_missing_game_writes_nothing(any_redis: redis.Redis, key_prefix: str) -> None:
     store = new_store(any_redis, key_prefix)
     outcome = store.append(
-        "ghost", expected_version=0, canonical_body="{}", at="t", hash="h", result=None
+        "ghost",
+        expected_version=0,
+        expected_head="h0",
+        canonical_body="{}",
+        at="t",
+        hash="h",
+        result=None,
     )
     assert outcome == Missing()
     assert store.events("ghost") == []
