@@ -75,6 +75,11 @@ def utc_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
 
 
+def key_owner(viewer: Viewer) -> str:
+    """Whose an idempotency key is, as the store names it: "recorder", "seat0", "seat1"..."""
+    return "recorder" if viewer.sees_all else f"seat{viewer.seat}"
+
+
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -382,6 +387,7 @@ class GameService:
                 hash=hashed,
                 result=result,
                 idempotency_key=idempotency_key,
+                idempotency_owner=key_owner(viewer),
                 idempotency_record=(
                     orjson.dumps(
                         {"body_sha256": body_digest, "viewer": str(reader), "response": response}
@@ -400,9 +406,7 @@ class GameService:
                         self._finished(game_id)
                     return AppendResult(response, seq, result is not None)
                 case Replayed(prior):
-                    return self._replay_idempotent(
-                        game_id, prior, body_digest, idempotency_key or "", viewer
-                    )
+                    return self._replay_idempotent(prior, body_digest, idempotency_key or "")
                 case Finished():
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
                 case Conflict(current) if if_match is not None:
@@ -431,9 +435,9 @@ class GameService:
         record = self.get(game_id)
         viewer = self._writer(record, token)
         if idempotency_key:
-            prior = self.store.idempotency_record(game_id, idempotency_key)
+            prior = self.store.idempotency_record(game_id, idempotency_key, key_owner(viewer))
             if prior is not None:
-                return self._replay_idempotent(game_id, prior, body_digest, idempotency_key, viewer)
+                return self._replay_idempotent(prior, body_digest, idempotency_key)
         if record.status != "active":
             raise GameFinishedError(f"game {game_id} is over: no move can be added")
         if if_match is not None and if_match != record.version:
@@ -448,27 +452,14 @@ class GameService:
             )
         return viewer
 
-    def _replay_idempotent(
-        self, game_id: str, prior: str, body_digest: str, key: str, viewer: Viewer
-    ) -> AppendResult:
-        """The answer recorded for a keyed append, as this viewer may see it."""
+    @staticmethod
+    def _replay_idempotent(prior: str, body_digest: str, key: str) -> AppendResult:
+        """The answer recorded for a keyed append of this same viewer (keys are per viewer)."""
         stored = orjson.loads(prior)
         if stored["body_sha256"] != body_digest:
             raise IdempotencyConflictError(key)
         response = stored["response"]
         finished = response["state"].get("status") != "active"
-        if not finished and stored.get("viewer", "recorder") != str(viewer):
-            # Recorded for another viewer (the recorder retrying a seat's move, say): answer
-            # again from the record, as this viewer may see it.
-            record = self.get(game_id)
-            game = self._rules(record)
-            seq = response["seq"]
-            moved = self._events(record, seq, seq)[0]
-            response = {
-                **response,
-                "event": event_json(game, moved, viewer),
-                "state": self.view(record, seq, viewer),
-            }
         return AppendResult(response, response["version"], finished)
 
     # Reading --------------------------------------------------------------------------------------

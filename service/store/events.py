@@ -277,8 +277,10 @@ class EventStore:
     def _events_key(self, game_id: str) -> str:
         return f"{self.prefix}{{{game_id}}}:events"
 
-    def _idempotency_key(self, game_id: str, key: str) -> str:
-        return f"{self.prefix}{{{game_id}}}:idem:{key}"
+    def _idempotency_key(self, game_id: str, key: str, owner: str) -> str:
+        # A key belongs to the viewer who used it (``owner``: "recorder", "seat0"...): another
+        # viewer's same key is another request, and tells it nothing of the first.
+        return f"{self.prefix}{{{game_id}}}:idem:{owner}:{key}"
 
     def _index_key(self, kind: str = "all", value: str = "") -> str:
         return f"{self.prefix}games:{kind}:{value}" if value else f"{self.prefix}games:{kind}"
@@ -432,13 +434,14 @@ class EventStore:
         hash: str,
         result: dict[str, Any] | None,
         idempotency_key: str | None = None,
+        idempotency_owner: str = "",
         idempotency_record: str = "",
     ) -> AppendOutcome:
         keys = [self._header_key(game_id), self._events_key(game_id)]
         args: list[str | int] = [str(expected_version), canonical_body, at, hash, expected_head]
         result_json = orjson.dumps(result).decode() if result is not None else ""
         if idempotency_key:
-            keys.append(self._idempotency_key(game_id, idempotency_key))
+            keys.append(self._idempotency_key(game_id, idempotency_key, idempotency_owner))
             args += [result_json, idempotency_record, IDEMPOTENCY_TTL_SECONDS]
         elif result_json:
             args.append(result_json)
@@ -486,8 +489,8 @@ class EventStore:
         assert imported is not None
         return imported
 
-    def idempotency_record(self, game_id: str, key: str) -> str | None:
-        value: str | None = self.redis.get(self._idempotency_key(game_id, key))
+    def idempotency_record(self, game_id: str, key: str, owner: str) -> str | None:
+        value: str | None = self.redis.get(self._idempotency_key(game_id, key, owner))
         return value
 
     def ping(self) -> bool:

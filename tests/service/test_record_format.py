@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.store.chain import LEGACY_FORMAT, canonical_json, header_hash, sha256_hex
-from tests.service.test_api import auth, create, legal
+from tests.service.test_api import append, auth, create, legal
 
 
 def test_a_new_record_is_format_2_with_a_commitment_to_its_seed(client: FlaskClient) -> None:
@@ -65,21 +65,39 @@ def test_a_format_1_record_is_appended_to_and_audited_in_format_1(
     assert not client.get(f"/games/{game['id']}/audit", headers=auth(game)).json["ok"]
 
 
-def test_an_idempotent_retry_by_another_viewer_answers_as_that_viewer_sees_it(
-    client: FlaskClient,
-) -> None:
-    game = create(client, players=["Ana", "Ben"], seed=5)
-    seat = {"Authorization": f"Bearer {game['seat_tokens'][0]}"}
-    move = client.get(f"/games/{game['id']}/legal", headers=seat).json["moves"][0]
-    key = {"Idempotency-Key": "tap-1"}
-    first = client.post(f"/games/{game['id']}/events", json=move, headers={**seat, **key})
-    assert first.status_code == 201 and "hash" not in first.json["event"]
-    again = client.post(f"/games/{game['id']}/events", json=move, headers={**auth(game), **key})
-    assert again.status_code == 201 and again.json["seq"] == 1
-    assert "hash" in again.json["event"] and "draw_pile" in again.json["state"]
-    retried = client.post(f"/games/{game['id']}/events", json=move, headers={**seat, **key})
-    assert retried.json == first.json
+def test_an_idempotency_key_belongs_to_the_viewer_who_used_it(client: FlaskClient) -> None:
+    """The contract's example: the recorder deals seat 0's cards with a key; seat 1 sending a deal
+    with the same key learns nothing from it (no 409 for other cards, no 201 for the right ones):
+    its request is its own, and seat 0's deal is not seat 1's to record (403)."""
+    game = create(client, players=["Ana", "Ben"], seed=5, options={"chance": "observed"})
+    key = {"Idempotency-Key": "k1"}
+    deal = legal(client, game)[0]
+    assert deal["type"] == "deal" and deal["player"] == 0
+    first = client.post(f"/games/{game['id']}/events", json=deal, headers={**auth(game), **key})
+    assert first.status_code == 201
+    seat_1 = {"Authorization": f"Bearer {game['seat_tokens'][1]}", **key}
+    other = {**deal, "cards": [*deal["cards"][:2], "scorpion"]}
+    for guess in (deal, other):
+        answer = client.post(f"/games/{game['id']}/events", json=guess, headers=seat_1)
+        assert answer.status_code == 403 and answer.json["error"]["code"] == "forbidden"
+    # The recorder's own retry is still answered from its record, once.
+    again = client.post(f"/games/{game['id']}/events", json=deal, headers={**auth(game), **key})
+    assert again.status_code == 201 and again.json == first.json
     assert client.get(f"/games/{game['id']}", headers=auth(game)).json["version"] == 1
+
+
+def test_the_same_key_from_two_seats_is_two_requests(client: FlaskClient) -> None:
+    game = create(client, players=["Ana", "Ben"], seed=5)
+    key = {"Idempotency-Key": "tap-1"}
+    for seat in (0, 1):
+        token = {"Authorization": f"Bearer {game['seat_tokens'][seat]}"}
+        move = client.get(f"/games/{game['id']}/legal", headers=token).json["moves"]
+        while not move:  # not this seat's turn yet: the recorder plays on
+            append(client, game, legal(client, game)[0])
+            move = client.get(f"/games/{game['id']}/legal", headers=token).json["moves"]
+        before = client.get(f"/games/{game['id']}", headers=auth(game)).json["version"]
+        answer = client.post(f"/games/{game['id']}/events", json=move[0], headers={**token, **key})
+        assert answer.status_code == 201 and answer.json["seq"] == before + 1
 
 
 # Canonical JSON: the hashes of every record depend on it byte for byte ----------------------------

@@ -157,15 +157,17 @@ def test_an_idempotency_key_appends_once(any_redis: redis.Redis, key_prefix: str
     store.create(record("g1"))
     first = append(
         store, "g1", 0, {"type": "draw"}, result=None,
-        idempotency_key="k1", idempotency_record="first response",
+        idempotency_key="k1", idempotency_owner="recorder", idempotency_record="first response",
     )  # fmt: skip
     again = append(
         store, "g1", 1, {"type": "draw"}, result=None,
-        idempotency_key="k1", idempotency_record="second response",
+        idempotency_key="k1", idempotency_owner="recorder", idempotency_record="second response",
     )  # fmt: skip
     assert (first, again) == (Appended(1), Replayed("first response"))
     assert len(store.events("g1")) == 1
-    assert store.idempotency_record("g1", "k1") == "first response"
+    assert store.idempotency_record("g1", "k1", "recorder") == "first response"
+    # A key is its owner's: another viewer's is another key.
+    assert store.idempotency_record("g1", "k1", "seat0") is None
 
 
 def test_event_ranges_are_inclusive_and_one_based(any_redis: redis.Redis, key_prefix: str) -> None:
