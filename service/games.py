@@ -406,7 +406,9 @@ class GameService:
                         self._finished(game_id)
                     return AppendResult(response, seq, result is not None)
                 case Replayed(prior):
-                    return self._replay_idempotent(prior, body_digest, idempotency_key or "")
+                    return self._replay_idempotent(
+                        game_id, prior, body_digest, idempotency_key or ""
+                    )
                 case Finished():
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
                 case Conflict(current) if if_match is not None:
@@ -437,7 +439,7 @@ class GameService:
         if idempotency_key:
             prior = self.store.idempotency_record(game_id, idempotency_key, key_owner(viewer))
             if prior is not None:
-                return self._replay_idempotent(prior, body_digest, idempotency_key)
+                return self._replay_idempotent(game_id, prior, body_digest, idempotency_key)
         if record.status != "active":
             raise GameFinishedError(f"game {game_id} is over: no move can be added")
         if if_match is not None and if_match != record.version:
@@ -453,14 +455,22 @@ class GameService:
         return viewer
 
     @staticmethod
-    def _replay_idempotent(prior: str, body_digest: str, key: str) -> AppendResult:
+    def _replay_idempotent(game_id: str, prior: str, body_digest: str, key: str) -> AppendResult:
         """The answer recorded for a keyed append of this same viewer (keys are per viewer)."""
-        stored = orjson.loads(prior)
-        if stored["body_sha256"] != body_digest:
+        try:
+            stored = orjson.loads(prior)
+            recorded_body, response = stored["body_sha256"], stored["response"]
+            finished = response["state"].get("status") != "active"
+            version = response["version"]
+        except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
+            raise DamagedRecordError(
+                game_id,
+                [f"the record of idempotency key {key!r} does not decode"],
+                {"idempotency_key": key},
+            ) from None
+        if recorded_body != body_digest:
             raise IdempotencyConflictError(key)
-        response = stored["response"]
-        finished = response["state"].get("status") != "active"
-        return AppendResult(response, response["version"], finished)
+        return AppendResult(response, version, finished)
 
     # Reading --------------------------------------------------------------------------------------
     def state(self, record: GameRecord, at: int | None = None) -> Any:

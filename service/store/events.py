@@ -41,7 +41,8 @@ from typing import Any
 import orjson
 import redis
 
-from domain.errors import TabletapeError
+from domain.errors import TabletapeError, UnknownGameError
+from domain.game import get_game
 from service.store.chain import FORMAT, LEGACY_FORMAT, canonical_json, event_hash
 from service.store.connection import (
     DEFAULT_REPLICA_WAIT_MS,
@@ -99,6 +100,17 @@ if idem then
     redis.call('SET', idem, ARGV[7], 'EX', ARGV[8])
 end
 return {'appended', tostring(seq)}
+"""
+
+# Reads a game's header and its stream's length in one step: a header whose version disagrees with
+# its stream is then seen as it is (between two reads, an append would seem one). A key of another
+# type is answered, not raised, so that the damage is named: {'wrongtype', which, header}.
+_READ_SCRIPT = """
+local header = redis.pcall('HGETALL', KEYS[1])
+if type(header) == 'table' and header.err then return {'wrongtype', 'header', {}} end
+local length = redis.pcall('XLEN', KEYS[2])
+if type(length) == 'table' and length.err then return {'wrongtype', 'stream', header} end
+return {'ok', length, header}
 """
 
 # Stores a whole imported record into the game just created for it: its events (ARGV[1] of them,
@@ -181,9 +193,18 @@ class DamagedRecordError(TabletapeError):
 
 
 def damaged_header(game_id: str, fields: Mapping[str, str]) -> DamagedRecordError:
-    """The error of a header whose ``fields`` (name -> what is wrong with it) do not decode."""
-    problems = [f"header field {name!r} {why}" for name, why in fields.items()]
+    """The error of a header whose ``fields`` (name -> what is wrong with it) do not decode; the
+    names ``header`` and ``stream`` stand for the keys themselves."""
+    problems = [
+        f"the {name} {why}" if name in WHOLE_KEYS else f"header field {name!r} {why}"
+        for name, why in fields.items()
+    ]
     return DamagedRecordError(game_id, problems, {"fields": dict(fields)})
+
+
+# The names a DamagedHeader gives its keys when the damage is not one field's.
+WHOLE_KEYS = ("header", "stream")
+OTHER_TYPE = "is a key of another type"
 
 
 def damaged_event(game_id: str, seq: int, why: str) -> DamagedRecordError:
@@ -269,6 +290,7 @@ class EventStore:
         self._create = writes.script(_CREATE_SCRIPT)
         self._append = writes.script(_APPEND_SCRIPT)
         self._import = writes.script(_IMPORT_SCRIPT)
+        self._read = client.register_script(_READ_SCRIPT)
 
     # Keys -----------------------------------------------------------------------------------------
     def _header_key(self, game_id: str) -> str:
@@ -326,15 +348,34 @@ class EventStore:
         return found
 
     def find(self, game_id: str) -> GameRecord | DamagedHeader | None:
-        """The game's record, or what is wrong with its header, or None if there is none."""
-        return _record(game_id, self.redis.hgetall(self._header_key(game_id)))
+        """The game's record, or what is wrong with it (its header, or a stream that disagrees
+        with the header's version), or None if there is none."""
+        keys = [self._header_key(game_id), self._events_key(game_id)]
+        return _read_record(game_id, self._read(keys=keys))
 
     def get_many(self, game_ids: list[str]) -> list[GameRecord | DamagedHeader | None]:
-        """``find`` for each id, in one round trip."""
+        """``find`` for each id, in one round trip (a cluster's pipeline takes no script): each
+        header, then its stream's length. An append between the two makes the stream look
+        longer, never shorter: a game whose stream looks longer is read again, in one step."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.hgetall(self._header_key(game_id))
-        return [_record(gid, h) for gid, h in zip(game_ids, pipe.execute(), strict=True)]
+            pipe.xlen(self._events_key(game_id))
+        replies = pipe.execute(raise_on_error=False)
+        found: list[GameRecord | DamagedHeader | None] = []
+        for index, game_id in enumerate(game_ids):
+            header, length = replies[2 * index], replies[2 * index + 1]
+            if isinstance(header, redis.ResponseError):
+                reply: list[Any] = ["wrongtype", "header", []]
+            elif isinstance(length, redis.ResponseError):
+                reply = ["wrongtype", "stream", _flat(header)]
+            else:
+                reply = ["ok", length, _flat(header)]
+            record = _read_record(game_id, reply)
+            if isinstance(record, DamagedHeader) and "version" in record.problems:
+                record = self.find(game_id)
+            found.append(record)
+        return found
 
     def mark_archived(self, game_id: str, *, trim: bool = False) -> None:
         """The game is archived; with ``trim`` its stream is dropped (reads go to the archive)."""
@@ -384,7 +425,12 @@ class EventStore:
         if last is not None and last < first:
             return []
         upper = f"0-{last}" if last is not None else "+"
-        entries = self.redis.xrange(self._events_key(game_id), f"0-{first}", upper)
+        try:
+            entries = self.redis.xrange(self._events_key(game_id), f"0-{first}", upper)
+        except redis.ResponseError as error:
+            if "WRONGTYPE" not in str(error):
+                raise
+            raise damaged_header(game_id, {"stream": OTHER_TYPE}) from None
         return [_stored_event(game_id, entry_id, fields) for entry_id, fields in entries]
 
     def wait_events(
@@ -445,7 +491,15 @@ class EventStore:
             args += [result_json, idempotency_record, IDEMPOTENCY_TTL_SECONDS]
         elif result_json:
             args.append(result_json)
-        reply = self._append(keys=keys, args=args)
+        try:
+            reply = self._append(keys=keys, args=args)
+        except redis.ResponseError as error:
+            # The only error the script can meet: an entry already at the next seq's id.
+            if "equal or smaller" not in str(error):
+                raise
+            raise damaged_header(
+                game_id, {"version": f"is {expected_version}, behind the events in the stream"}
+            ) from None
         match reply:
             case ["appended", seq]:
                 return Appended(int(seq))
@@ -497,6 +551,48 @@ class EventStore:
         return bool(self.redis.ping())
 
 
+def _check_rules(game: str | None, rules_version: str | None, problems: dict[str, str]) -> None:
+    """A record is played by a game of this service, under the rules it plays: a header naming
+    another game or another version of the rules is damaged (it was checked at creation)."""
+    if game is None:
+        return
+    try:
+        rules = get_game(game)
+    except UnknownGameError:
+        problems["game"] = f"is {game!r}, no game played here"
+        return
+    if rules_version is not None and rules_version != rules.rules_version:
+        problems["rules_version"] = (
+            f"is {rules_version!r}, not {rules.rules_version!r}, the rules played here"
+        )
+
+
+def _flat(fields: Mapping[str, str]) -> list[str]:
+    """A hash as the read script gives it: field, value, field, value..."""
+    return [item for pair in fields.items() for item in pair]
+
+
+def _read_record(game_id: str, reply: list[Any]) -> GameRecord | DamagedHeader | None:
+    """A record from the read script's reply, checked against its stream's length."""
+    outcome, second, flat = reply
+    fields = dict(zip(flat[::2], flat[1::2], strict=True))
+    if outcome == "wrongtype":
+        return DamagedHeader(
+            game_id, {second: OTHER_TYPE}, fields.get("status"), fields.get("archive_problem")
+        )
+    record = _record(game_id, fields)
+    length = int(second)
+    # An archive that replaced the stream (trimmed) leaves none to count.
+    if isinstance(record, GameRecord) and not record.trimmed and length != record.version:
+        return DamagedHeader(
+            game_id,
+            {"version": f"is {record.version}, but the stream holds {length} events"},
+            record.status,
+            record.archive_problem,
+        )
+    return record
+
+
 def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | DamagedHeader | None:
     # A header without a version is none yet: ``create`` writes the version last.
     if "version" not in fields:
@@ -524,6 +620,7 @@ def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | DamagedHead
         "archive_problem": header.optional("archive_problem"),
         "trimmed": fields.get("trimmed") == "1",
     }
+    _check_rules(values["game"], values["rules_version"], header.problems)
     if header.problems:
         return DamagedHeader(
             game_id, header.problems, fields.get("status"), fields.get("archive_problem")

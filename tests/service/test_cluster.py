@@ -135,7 +135,7 @@ def test_games_spread_over_all_three_masters(
 def test_the_keys_one_step_touches_share_a_slot(cluster_redis: RedisCluster) -> None:
     store = EventStore(cluster_redis, prefix="tt:")
     game_keys = [store._header_key("g1"), store._events_key("g1"),
-                 store._idempotency_key("g1", "key-1")]  # fmt: skip
+                 store._idempotency_key("g1", "key-1", "seat0")]  # fmt: skip
     assert len({cluster_redis.keyslot(key) for key in game_keys}) == 1
     # The live statistics and a rebuild's: the count script and the rebuild's swap span both.
     live, rebuilt = StatsKeys("tt:"), StatsKeys("tt:", f"{LIVE_ROOT}rebuild-0123")
