@@ -18,11 +18,16 @@ import pytest
 from flask.testing import FlaskClient
 from playwright.sync_api import Page, Route, expect
 
-from domain.words import describe_fields as describe
+from domain import get_game
 from tests.browser.helpers import LiveServer, append, create, events, legal, state
 
 RECORDER = "#recorder"
 MOVES_AS_A_LIST = "tabletape.moves-as-list"
+
+
+def said(game: dict[str, Any], event: dict[str, Any]) -> str:
+    """A move in its game's words, as the server's pages say it (Game.describe)."""
+    return get_game(game["game"]).describe(event, game["players"])
 
 
 @pytest.fixture(autouse=True)
@@ -30,6 +35,8 @@ def moves_as_a_list(page: Page) -> None:
     """Every page of these tests lists the moves as buttons, as a person who ticks "Moves as a
     list" sees them (the choice is kept in the browser's storage)."""
     page.add_init_script(f"window.localStorage.setItem({MOVES_AS_A_LIST!r}, '1')")
+
+
 BOARD = "svg#board"
 NOT_RECORDED = ("seq", "at", "hash", "void")
 
@@ -61,6 +68,10 @@ def tap_a_move(page: Page, chooser: random.Random) -> None:
     buttons.nth(chooser.randrange(count)).click()
     picks = 0
     while page.locator("#picker").is_visible():
+        if page.locator("#picker-title").text_content() == "This move ends the game":
+            # The move that ends the game is asked about first: yes, it was made.
+            page.get_by_role("button", name="Yes: record it and end the game").click()
+            break
         options = page.locator("#picker-options button")
         options.nth(chooser.randrange(options.count())).click()
         picks += 1
@@ -116,7 +127,7 @@ def test_a_whole_observed_mada_game_recorded_by_tapping(page: Page, server: Live
     stored = events(client, game)
     assert [event["type"] for event in stored].count("retract") == 1
     # Over: the moves are worded whole, as everyone may now read them.
-    shown = [describe(event, game["players"]) for event in stored][-12:]
+    shown = [said(game, event) for event in stored][-12:]
     expect(page.locator("#recent li .text")).to_have_text(shown)
     assert stored[0]["type"] == "deal"  # observed: the cards dealt were picked
 
@@ -389,7 +400,7 @@ def test_a_seats_link_shows_its_own_hand_and_offers_only_its_moves(
     drawn = page.locator(f'{BOARD} g.seat[data-seat="0"]').get_attribute("data-hand")
     assert json.loads(drawn or "null") == anas["hands"][0]
     # Her own deal is worded with its cards; Ben's stays hidden.
-    worded = [describe(event, game["players"]) for event in events(client, game, seat=0)]
+    worded = [said(game, event) for event in events(client, game, seat=0)]
     expect(page.locator("#recent li .text")).to_have_text(worded)
     assert "hidden" in worded[1] and "hidden" not in worded[0]
 

@@ -18,7 +18,7 @@ import pytest
 from flask.testing import FlaskClient
 from playwright.sync_api import Page, Route, expect
 
-from domain.words import describe_fields as describe
+from domain import get_game
 from tests.browser.helpers import (
     GAMES,
     LiveServer,
@@ -32,6 +32,11 @@ from tests.browser.helpers import (
 )
 
 BOARD = "svg#board"
+
+
+def said(game: dict[str, Any], event: dict[str, Any]) -> str:
+    """A move in its game's words, as the server's pages say it (Game.describe)."""
+    return get_game(game["game"]).describe(event, game["players"])
 
 
 def datasets(page: Page, selector: str) -> list[dict[str, str]]:
@@ -180,9 +185,7 @@ class Viewer:
             words = "the start"
         else:
             event = self.stored()[at - 1]
-            words = describe(event, self.game["players"]) + (
-                " (voided)" if event.get("void") else ""
-            )
+            words = said(self.game, event) + (" (voided)" if event.get("void") else "")
         expect(self.page.get_by_role("status")).to_have_text(f"move {at} of {version}: {words}")
         expect(self.page.locator("#moves a[aria-current]")).to_have_count(1)
         expect(self.page.locator(f'#moves li[data-at="{at}"] a')).to_have_attribute(
@@ -241,13 +244,14 @@ def test_step_through_a_recorded_game(page: Page, server: LiveServer, game_name:
 
     # The move list says what the server's describe() says, every move; and so does the
     # viewer's own describe(), which words the moves that arrive live.
-    said = [describe(event, game["players"]) for event in viewer.stored()]
-    assert page.locator("#moves li .text").all_text_contents() == ["the start", *said]
+    worded = [said(game, event) for event in viewer.stored()]
+    assert page.locator("#moves li .text").all_text_contents() == ["the start", *worded]
     in_the_browser = page.evaluate(
-        "([events, players]) => events.map((event) => Tabletape.describe(event, players))",
-        [viewer.stored(), game["players"]],
+        "([events, players, name]) =>"
+        " events.map((event) => Tabletape.describe(event, players, name))",
+        [viewer.stored(), game["players"], game["game"]],
     )
-    assert in_the_browser == said
+    assert in_the_browser == worded
 
 
 # A token that is not the game's is refused (401): Chromium logs that answer as a failed load.
@@ -310,8 +314,8 @@ def test_a_seats_link_words_its_own_moves_whole(page: Page, server: LiveServer) 
     for _ in range(2):  # the recorder names the cards dealt to each seat
         assert append(client, game, legal(client, game)[0]).status_code == 201
     viewer = Viewer(page, server, game)
-    public = [describe(event, game["players"]) for event in events(client, game)]
-    anas = [describe(event, game["players"]) for event in events(client, game, seat=0)]
+    public = [said(game, event) for event in events(client, game)]
+    anas = [said(game, event) for event in events(client, game, seat=0)]
     assert public[0] != anas[0] and public[1] == anas[1], "Ana sees her own deal only"
 
     page.goto(viewer.url)
@@ -375,7 +379,7 @@ def test_a_game_being_recorded_is_drawn_live_without_a_reload(
     assert page.evaluate("window.sameDocument") is True, "the page was reloaded"
 
     texts = page.locator("#moves li .text").all_text_contents()
-    assert texts[1:] == [describe(event, game["players"]) for event in viewer.stored()]
+    assert texts[1:] == [said(game, event) for event in viewer.stored()]
 
 
 @pytest.mark.parametrize("following", FOLLOWING)
@@ -400,7 +404,7 @@ def test_a_live_game_that_ends_shows_its_result(
     expect(page.locator("#live")).to_be_hidden()
     expect(page.locator("#access")).to_contain_text("The game is over")
     texts = page.locator("#moves li .text").all_text_contents()
-    assert texts[1:] == [describe(event, game["players"]) for event in viewer.stored()]
+    assert texts[1:] == [said(game, event) for event in viewer.stored()]
 
 
 @pytest.mark.parametrize("following", FOLLOWING)
