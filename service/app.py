@@ -29,6 +29,7 @@ from service.plugins import load_games
 from service.stats.api import stats
 from service.store.archive import Archive
 from service.store.connection import StoreClient, connect, same_server
+from service.store.durability import check_durability
 from service.store.embedded import ensure_embedded_redis
 from service.store.events import EventStore
 from service.store.queue import ArchiveQueue
@@ -54,6 +55,8 @@ class Services:
 def build_services(settings: Mapping[str, Any]) -> Services:
     load_games(settings["GAMES"])
     client = settings.get("REDIS_CLIENT") or redis_client(settings)
+    own_server = not settings.get("REDIS_CLIENT") and not settings["REDIS_URL"]
+    check_durability(client, settings["DURABILITY"], own_server=own_server)
     store = EventStore(
         client, prefix=settings["KEY_PREFIX"], replica_wait_ms=settings["REPLICA_WAIT_MS"]
     )

@@ -48,13 +48,16 @@ DEFAULTS: dict[str, Any] = {
     # Modules of games beyond those domain/ ships, comma-separated, imported at start: each
     # registers its game (service.plugins; installed packages may use an entry point instead).
     "GAMES": "",
+    # How durable an acknowledged append is (service.store.durability): "everysec", Redis's
+    # appendfsync everysec, or "fsync", acknowledged only once on disk.
+    "DURABILITY": "everysec",
 }
 
 # Environment variables read, each named after its setting.
 _FROM_ENVIRONMENT = (
     "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
-    "STREAM_HEARTBEAT", "GAMES",
+    "STREAM_HEARTBEAT", "GAMES", "DURABILITY",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
