@@ -16,7 +16,12 @@ from service.api.docs import docs_assets
 from service.api.game_shapes import register_game_components
 from service.api.health import health
 from service.api.limits import init_rate_limits
-from service.api.paths import PlayerNameConverter, name_parameter_schema
+from service.api.paths import (
+    GameIdConverter,
+    PlayerNameConverter,
+    game_id_parameter_schema,
+    name_parameter_schema,
+)
 from service.api.requests import refuse_bodies_over_the_limit
 from service.api.schemas import ErrorSchema
 from service.api.stream import stream
@@ -80,6 +85,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # Before anything lists the games (the OpenAPI document, the pages): plugins first.
     load_games(settings["GAMES"])
     app = Flask("tabletape")
+    # A path with an empty segment (/games//x) is an unknown path: werkzeug would otherwise
+    # redirect it to the merged path, building the Location from the request's Host.
+    app.url_map.merge_slashes = False
     app.config.update(settings)
     app.config.update(
         API_TITLE="Tabletape",
@@ -99,6 +107,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api = TabletapeApi(app)
     app.url_map.converters["name"] = PlayerNameConverter
     api.register_converter(PlayerNameConverter, name_parameter_schema)
+    app.url_map.converters["game"] = GameIdConverter
+    api.register_converter(GameIdConverter, game_id_parameter_schema)
     # The games' events, states and options, which the blueprints' documentation refers to.
     register_game_components(api.spec)
     api.register_blueprint(games)

@@ -668,8 +668,16 @@ class GameService:
                 {"players": len(players)},
             )
         # Completed with their defaults, as at creation: the header (and its hash) is then the
-        # one a game created with these options would have.
-        header["options"] = game.options(header["options"], len(players))
+        # one a game created with these options would have. Options the game refuses are the
+        # record's first problem: its first event could never be played under them.
+        try:
+            header["options"] = game.options(header["options"], len(players))
+        except InvalidOptionsError as error:
+            problem = f"event 1: the game's options are refused: {error.message}"
+            raise InvalidImportError(
+                f"the record is rejected whole: {problem}",
+                {"event": 1, "problems": [problem], "options": error.details},
+            ) from None
         bodies = document["events"]
         audit = replay_record(header, bodies)
         if not audit.ok:

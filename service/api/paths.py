@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from werkzeug.routing import PathConverter
+from werkzeug.routing import BaseConverter, PathConverter
 
 
 class PlayerNameConverter(PathConverter):
@@ -23,4 +23,16 @@ class PlayerNameConverter(PathConverter):
 
 def name_parameter_schema(converter: Any) -> dict[str, Any]:
     """The OpenAPI schema of a name in a path (flask-smorest's ``register_converter``)."""
+    return {"type": "string", "minLength": 1}
+
+
+class GameIdConverter(BaseConverter):
+    """A game's id in a path, ``/games/<game:game_id>``: any one segment but ``import``, which is
+    the import's own path (``POST /games/import``). Without it, ``GET /games/import`` would be the
+    game ``import``, and ``Allow`` would say the import's path takes GET."""
+
+    regex = "(?!import$)[^/]+"
+
+
+def game_id_parameter_schema(converter: Any) -> dict[str, Any]:
     return {"type": "string", "minLength": 1}

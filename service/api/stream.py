@@ -162,7 +162,7 @@ _EXAMPLE = (
 )
 
 
-@stream.route("/games/<game_id>/stream", parameters=[_LAST_EVENT_ID, TOKEN_HEADER])
+@stream.route("/games/<game:game_id>/stream", parameters=[_LAST_EVENT_ID, TOKEN_HEADER])
 class Stream(MethodView):
     @stream.arguments(StreamQuerySchema, location="query")
     @stream.response(

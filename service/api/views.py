@@ -288,7 +288,7 @@ class Games(MethodView):
         return json_response(created_json(record, tokens), 201, headers)
 
 
-@games.route("/games/<game_id>", parameters=[TOKEN_HEADER])
+@games.route("/games/<game:game_id>", parameters=[TOKEN_HEADER])
 class Game(MethodView):
     @games.response(200, OneGameSchema, headers=ETAG)
     @_errors(401, 404, 503)
@@ -306,7 +306,7 @@ class Game(MethodView):
 
 # The token is documented on the route (the POST's own, required, overrides it): parameters given
 # to a view's doc would replace the query parameters that @arguments documents.
-@games.route("/games/<game_id>/events", parameters=[TOKEN_HEADER])
+@games.route("/games/<game:game_id>/events", parameters=[TOKEN_HEADER])
 class Events(MethodView):
     @games.arguments(EventsQuerySchema, location="query")
     @games.response(200, ref("EventList"), headers=ETAG)
@@ -349,7 +349,7 @@ class Events(MethodView):
         return json_response(outcome.response, 201, etag(outcome.version))
 
 
-@games.route("/games/<game_id>/state", parameters=[TOKEN_HEADER])
+@games.route("/games/<game:game_id>/state", parameters=[TOKEN_HEADER])
 class State(MethodView):
     @games.arguments(StateQuerySchema, location="query")
     @games.response(
@@ -371,7 +371,7 @@ class State(MethodView):
         return json_response(view, headers=etag(record.version))
 
 
-@games.route("/games/<game_id>/legal", parameters=[TOKEN_HEADER])
+@games.route("/games/<game:game_id>/legal", parameters=[TOKEN_HEADER])
 class Legal(MethodView):
     @games.response(200, ref("LegalMoves"), headers=ETAG)
     @_errors(401, 404, 503)
@@ -389,7 +389,7 @@ class Legal(MethodView):
         return json_response({"moves": moves, "ending": ending}, headers=etag(record.version))
 
 
-@games.route("/games/<game_id>/audit", parameters=[TOKEN_HEADER])
+@games.route("/games/<game:game_id>/audit", parameters=[TOKEN_HEADER])
 class Audit(MethodView):
     @games.response(200, AuditSchema, headers=ETAG)
     @_errors(401, 404, 503)
@@ -409,7 +409,7 @@ class Audit(MethodView):
         return json_response(audit, headers=etag(record.version))
 
 
-@games.route("/games/<game_id>/export", parameters=[TOKEN_HEADER])
+@games.route("/games/<game:game_id>/export", parameters=[TOKEN_HEADER])
 class Export(MethodView):
     @games.response(200, ref("Record"), headers=ETAG)
     @_errors(401, 404, 503)
@@ -428,7 +428,7 @@ class Export(MethodView):
 NO_STORE = {"Cache-Control": "no-store"}
 
 
-@games.route("/games/<game_id>/links", parameters=[TOKEN_HEADER])
+@games.route("/games/<game:game_id>/links", parameters=[TOKEN_HEADER])
 class Links(MethodView):
     @games.response(200, SeatLinksSchema)
     @_errors(401, 403, 404, 503)
@@ -440,7 +440,7 @@ class Links(MethodView):
         return json_response({"seat_tokens": tokens}, headers=NO_STORE)
 
 
-@games.route("/games/<game_id>/seats/<int:seat>/token", parameters=[TOKEN_HEADER])
+@games.route("/games/<game:game_id>/seats/<int:seat>/token", parameters=[TOKEN_HEADER])
 class SeatToken(MethodView):
     @games.response(201, SeatTokenSchema)
     @_errors(401, 403, 404, 503)

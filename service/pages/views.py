@@ -127,7 +127,7 @@ def index() -> str:
 
 
 # The viewer --------------------------------------------------------------------------------------
-@pages.route("/games/<game_id>/view")
+@pages.route("/games/<game:game_id>/view")
 def viewer(game_id: str) -> str:
     record = service().get(game_id)
     game = get_game(record.game)
@@ -296,7 +296,7 @@ def qr_code() -> Response:
     return Response(json.dumps({"svg": address}), mimetype="application/json")
 
 
-@pages.route("/games/<game_id>/share")
+@pages.route("/games/<game:game_id>/share")
 def links(game_id: str) -> str:
     """The game's links again, with their QR codes, for the recorder (links.js asks the API with
     the recorder's token from the fragment); a seat's link can be replaced here."""
@@ -304,7 +304,7 @@ def links(game_id: str) -> str:
     return render_template("links.html", record=record)
 
 
-@pages.route("/games/<game_id>/record")
+@pages.route("/games/<game:game_id>/record")
 def recorder(game_id: str) -> str:
     """The recorder: the board as the viewer draws it, the legal moves as buttons (record.js)."""
     record = service().get(game_id)
