@@ -91,7 +91,9 @@ def record_a_game(
     page: Page, url: str, game: dict[str, Any], mode: str, chooser: random.Random
 ) -> Recorded:
     listed = "1" if mode == "list" else "0"
-    page.add_init_script(f"window.localStorage.setItem({MOVES_AS_A_LIST!r}, {listed!r})")
+    page.add_init_script(
+        f"try {{ window.localStorage.setItem({MOVES_AS_A_LIST!r}, {listed!r}); }} catch (e) {{}}"
+    )
     page.goto(f"{url}/games/{game['id']}/record#token={game['token']}")
     settle(page)
     touches = 0

@@ -34,7 +34,10 @@ def said(game: dict[str, Any], event: dict[str, Any]) -> str:
 def moves_as_a_list(page: Page) -> None:
     """Every page of these tests lists the moves as buttons, as a person who ticks "Moves as a
     list" sees them (the choice is kept in the browser's storage)."""
-    page.add_init_script(f"window.localStorage.setItem({MOVES_AS_A_LIST!r}, '1')")
+    # Every document the page opens runs it, some without storage (about:blank): those pass.
+    page.add_init_script(
+        f"try {{ window.localStorage.setItem({MOVES_AS_A_LIST!r}, '1'); }} catch (e) {{}}"
+    )
 
 
 BOARD = "svg#board"
