@@ -12,6 +12,7 @@ from flask import Flask
 from flask_smorest import Api
 
 import domain  # registers every game
+from service.api.body_deadline import BodyDeadlines
 from service.api.docs import docs_assets
 from service.api.game_shapes import register_game_components
 from service.api.health import health
@@ -103,6 +104,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tabletape"] = services.games
     app.extensions["tabletape.redis"] = services.client
     app.extensions["tabletape.queue"] = services.archive_queue
+    app.extensions["tabletape.body_deadlines"] = BodyDeadlines(settings["BODY_SECONDS"])
 
     api = TabletapeApi(app)
     app.url_map.converters["name"] = PlayerNameConverter

@@ -51,13 +51,16 @@ DEFAULTS: dict[str, Any] = {
     # How durable an acknowledged append is (service.store.durability): "everysec", Redis's
     # appendfsync everysec, or "fsync", acknowledged only once on disk.
     "DURABILITY": "everysec",
+    # Seconds a request's body has to arrive in full; past them it is answered 400 and its
+    # connection closed (service.api.body_deadline).
+    "BODY_SECONDS": 30.0,
 }
 
 # Environment variables read, each named after its setting.
 _FROM_ENVIRONMENT = (
     "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
-    "STREAM_HEARTBEAT", "GAMES", "DURABILITY",
+    "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
@@ -68,6 +71,7 @@ _NUMBERS = {
     "STREAM_BACKLOG": int,
     "STREAM_SECONDS": float,
     "STREAM_HEARTBEAT": float,
+    "BODY_SECONDS": float,
 }
 
 

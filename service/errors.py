@@ -42,6 +42,10 @@ class InvalidRequestError(TabletapeError):
     pass
 
 
+class BodyTooSlowError(InvalidRequestError):
+    """The request's body did not arrive in full within BODY_SECONDS: answered, then closed."""
+
+
 class InvalidImportError(TabletapeError):
     """An imported record does not replay: it is rejected whole, naming the first bad event."""
 
@@ -163,7 +167,9 @@ def _domain_error(error: TabletapeError) -> Response:
         (_STATUS_OF[kind] for kind in type(error).__mro__ if kind in _STATUS_OF),
         (400, "invalid_request"),
     )
-    return error_response(status, code, error.message, error.details)
+    # A body that never came in full leaves the connection in no state to read another request.
+    headers = {"Connection": "close"} if isinstance(error, BodyTooSlowError) else None
+    return error_response(status, code, error.message, error.details, headers)
 
 
 def _http_error(error: HTTPException) -> Response:

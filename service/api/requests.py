@@ -22,12 +22,13 @@ import re
 from typing import Any
 
 import orjson
-from flask import request
+from flask import current_app, request
 from gunicorn.http.errors import ParseException
 from marshmallow import fields
-from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
-from service.errors import InvalidRequestError
+from service.api.body_deadline import BodyDeadlines
+from service.errors import BodyTooSlowError, InvalidRequestError
 
 # Deeper than any body of the contract (a card catalog in a record's options is 8 levels).
 MAX_DEPTH = 32
@@ -69,9 +70,15 @@ def body_bytes() -> bytes:
     """The request's body, read once (then cached): 413 over the size limit, chunked or not;
     400 when its chunked framing is broken."""
     limit = request.max_content_length
+    deadlines: BodyDeadlines | None = current_app.extensions.get("tabletape.body_deadlines")
+    connection = request.environ.get("gunicorn.socket")
+    watched = deadlines.watch(connection) if deadlines and connection else None
     try:
         # Over the limit with a Content-Length, werkzeug raises 413 before reading.
         data = request.get_data(cache=True)
+        if watched is not None and deadlines and deadlines.expired(watched):
+            # Cut short by the watchman: gthread's reader ends quietly at the cut.
+            raise ClientDisconnected()
         # A chunked body: werkzeug stops reading at the limit without a word, and the JSON cut
         # there would be a 400. One byte more means the body is over the limit.
         chunked_to_the_limit = (
@@ -79,12 +86,23 @@ def body_bytes() -> bytes:
         )
         if chunked_to_the_limit and request.environ["wsgi.input"].read(1):
             raise RequestEntityTooLarge()
-    except ParseException as error:
+    except (ParseException, ClientDisconnected) as error:
+        if watched is not None and deadlines and deadlines.expired(watched):
+            raise BodyTooSlowError(
+                f"the request body did not arrive in full within {deadlines.seconds:g} seconds;"
+                " the connection is closed",
+                {"body": f"all of it within {deadlines.seconds:g} seconds"},
+            ) from None
+        if isinstance(error, ClientDisconnected):
+            raise
         # gunicorn decodes a chunked body as it is read: a bad chunk size is found here.
         raise InvalidRequestError(
             f"the request body could not be read: its chunked encoding is broken ({error})",
             {"body": "a well-formed chunked body, or a Content-Length"},
         ) from None
+    finally:
+        if watched is not None and deadlines:
+            deadlines.done(watched)
     return data
 
 

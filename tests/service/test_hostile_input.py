@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -477,3 +479,42 @@ def test_a_broken_chunked_body_is_answered_once_on_any_route(
     answer = raw_request(server, over)
     assert_contract_error(answer, 413, "too_large")
     assert b"HTTP/1.1" not in answer[2]
+
+
+@pytest.mark.parametrize("worker_class", ["gevent", "gthread"])
+def test_a_body_that_does_not_arrive_in_time_is_answered_and_closed(
+    redis_url: str, tmp_path: Path, worker_class: str
+) -> None:
+    """BODY_SECONDS (1 here, 30 by default): a client that sends its headers and then its body
+    a byte at a time, too slowly, or never, is answered 400 and its connection closed."""
+    options = ("--workers", "1", "--worker-class", worker_class, "--threads", "4")
+    prefix = f"test-{uuid.uuid4().hex[:12]}:"
+    with serving(tmp_path, *options, redis_url=redis_url, key_prefix=prefix,
+                 BODY_SECONDS="1") as served:  # fmt: skip
+        head = (b"POST /games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % len(GAME))  # fmt: skip
+        for drip in (0.0, 0.3):
+            with socket.create_connection(("127.0.0.1", served.port), timeout=10) as connection:
+                began = time.monotonic()
+                connection.sendall(head + GAME[:5])
+                answer = b""
+                if drip:
+                    # A byte every 0.3 s: each wait is short, the whole is too long.
+                    for byte in GAME[5:12]:
+                        time.sleep(drip)
+                        try:
+                            connection.sendall(bytes([byte]))
+                        except OSError:
+                            break
+                while chunk := connection.recv(65536):
+                    answer += chunk
+                took = time.monotonic() - began
+            assert 0.9 < took < 5, took
+            status_line, _, rest = answer.partition(b"\r\n")
+            assert b" 400 " in status_line, answer
+            body = json.loads(rest.partition(b"\r\n\r\n")[2])
+            assert body["error"]["code"] == "invalid_request"
+            assert "within 1 seconds" in body["error"]["message"]
+        # A body that comes in time is served as ever.
+        created = raw_request(served.port, head + GAME)
+        assert created[0] == 201, created
