@@ -377,6 +377,10 @@ class Madcala(Game[MadcalaState]):
     def option_fields(self) -> list[dict[str, Any]]:
         return display.option_fields()
 
+    def describe(self, event: Event, players: Sequence[str]) -> str:
+        """A move in the rulebook's words, as browser/madcala.js's describe says it."""
+        return display.describe(event, players)
+
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_options(raw, players, OPTION_NAMES)
         options: dict[str, Any] = {}

@@ -6,23 +6,45 @@
  * Data attributes: on each plate data-space, data-effect, data-normal ([seat 0, seat 1]) and
  * data-doubler; on each seat's panel data-seat, data-health, data-max-health, data-reserve,
  * data-hand (when shown), data-hand-size; on each Plus-One card data-card, data-face-up and
- * data-shards.
+ * data-shards; on each Commoner in hand data-card.
+ *
+ * On a phone (ctx.narrow) the plates lie on an ellipse and the panels are short, so that the
+ * drawing is large enough to touch.
+ *
+ * Recording by touch (record(table), see service/pages/static/record.js): every move is a touch
+ * on the game, driven by the moves GET /legal lists and nothing else (no rule is written here):
+ * - a plate of the mover's side sows from it; when the last Shard lands on the Home, the plate
+ *   whose effect the Home performs is touched next; "Sow in another order…" first, to choose the
+ *   order of mixed Shards and Doublers (by default the mover's own first, own Doubler last);
+ * - a face-up Plus-One card uses it; the plates that pay are proposed ("Pay with these"), or
+ *   touched one Shard at a time among the payments /legal lists;
+ * - a Commoner in hand plays it (all its effects; "Choose a card's effects…" first for others);
+ * - "Buy a Commoner" pays 3 Shards the same way; "End the turn", touching the Commoners to
+ *   discard when the hand must come down to 2;
+ * - what an effect chooses is touched where it is: a plate (a Shard struck, where a Shard goes),
+ *   a Plus-One card (struck, refreshed); a Commoner drawn in observed mode is picked from the
+ *   pictures of the cards that can still be drawn.
+ * A choice left out of the moves listed (one option only) is not asked. describe(event, players)
+ * says a move as Game.describe does (domain/madcala/display.py).
  */
 "use strict";
 
 (function () {
   const T = window.Tabletape;
-  const { svg, text, titled, plural, humanize } = T;
+  const { svg, text, plural, humanize } = T;
 
-  // Two sizes: a phone's screen gets a narrower drawing, so that its text stays legible.
-  const WIDE = { width: 500, radius: 160, plate: 38, card: 150, bar: 220, name: 22, label: 11 };
-  const NARROW = { width: 400, radius: 136, plate: 33, card: 124, bar: 150, name: 18, label: 9.5 };
-  const PANEL_H = 150;
+  // Two sizes: a phone's screen gets a narrower, more compact drawing (the plates on an ellipse,
+  // the seats' panels short), so that it is drawn large enough to touch.
+  const WIDE = {
+    width: 500, rx: 160, ry: 160, plate: 38, card: 150, cardH: 40, name: 22, label: 11, panel: 150,
+    headingY: 21, barY: 32, barH: 14, bar: 220, cardsY: 54, handY: 112, handH: 18, gap: 30,
+  };
+  const NARROW = {
+    width: 400, rx: 166, ry: 128, plate: 31, card: 124, cardH: 40, name: 18, label: 9.5, panel: 110,
+    headingY: 17, barY: 24, barH: 6, bar: 280, cardsY: 35, handY: 80, handH: 25, gap: 10,
+  };
   let L = WIDE;
-  let WIDTH = L.width;
-  let CENTRE_Y = PANEL_H + 30 + L.radius + 8;
-  let RADIUS = L.radius;
-  let PLATE_R = L.plate;
+  let CENTRE_Y = 0;
   const EFFECT_LABELS = {
     home: "Home",
     add_shard: "+1 Shard",
@@ -31,23 +53,45 @@
     damage: "Damage",
     refresh_plus_one: "Refresh",
   };
+  // The effects in the rulebook's words.
+  const EFFECT_WORDS = {
+    add_shard: "Add a Shard",
+    heal: "Heal",
+    draw_commoner: "Draw a Commoner",
+    damage: "Damage",
+    refresh_plus_one: "Refresh a Plus-One",
+    gather_shards: "Gather your Shards",
+    extra_turn: "Extra turn",
+    strike_shard: "Strike a Shard",
+    strike_plus_one: "Strike a Plus-One",
+  };
   const SIDE_TINT = ["#e8f0fa", "#fbeceb"];
+  const TOUCH = "#0b57d0";
+
+  // What the last draw() drew, for record() to make touch targets of.
+  let drawn = { plates: [], cards: [[], []], hand: [[], []], ctx: null };
+
+  function titledLast(node, title) {
+    // The title last: the frame's focus ring outlines a touch target's first child, its shape.
+    node.append(svg("title", {}, title));
+    return node;
+  }
 
   function platePosition(space) {
     // Clockwise on the screen: seat 0's side along the bottom from the right, seat 1's along the top.
     const angle = ((15 + 30 * space) * Math.PI) / 180;
-    return { x: WIDTH / 2 + RADIUS * Math.cos(angle), y: CENTRE_Y + RADIUS * Math.sin(angle) };
+    return { x: L.width / 2 + L.rx * Math.cos(angle), y: CENTRE_Y + L.ry * Math.sin(angle) };
   }
 
   function shardToken(x, y, count, colour, what) {
-    return titled(svg("g", { class: "shards" },
+    return titledLast(svg("g", { class: "shards" },
       svg("circle", { cx: x, cy: y, r: 11, fill: colour, stroke: "#fff", "stroke-width": 1.5 }),
       text(x, y + 4.5, count, { "text-anchor": "middle", "font-size": 13, "font-weight": 700, class: "on-dark" })
     ), what);
   }
 
   function doublerToken(x, y, colour, what) {
-    return titled(svg("g", { class: "doubler" },
+    return titledLast(svg("g", { class: "doubler" },
       svg("rect", { x: x - 9, y: y - 9, width: 18, height: 18, fill: colour, stroke: "#fff", "stroke-width": 1.5, transform: `rotate(45 ${x} ${y})` }),
       text(x, y + 4, "×2", { "text-anchor": "middle", "font-size": 10, "font-weight": 700, class: "on-dark" })
     ), what);
@@ -59,6 +103,7 @@
     const effect = state.layout[space];
     const cell = state.spaces[space];
     const home = effect === "home";
+    const r = L.plate;
     const group = svg("g", {
       class: "plate",
       "data-space": space,
@@ -67,12 +112,12 @@
       "data-doubler": JSON.stringify(cell.doubler),
     });
     group.append(svg("circle", {
-      cx: x, cy: y, r: PLATE_R, fill: SIDE_TINT[owner], stroke: ctx.colours[owner], "stroke-width": home ? 4 : 2,
+      cx: x, cy: y, r, fill: SIDE_TINT[owner], stroke: ctx.colours[owner], "stroke-width": home ? 4 : 2,
     }));
-    group.append(text(x, y - PLATE_R * 0.52, EFFECT_LABELS[effect] || humanize(effect), {
+    group.append(text(x, y - r * 0.52, EFFECT_LABELS[effect] || humanize(effect), {
       "text-anchor": "middle", "font-size": L.label, "font-weight": home ? 700 : 600,
     }));
-    group.append(text(x, y + PLATE_R * 0.82, `${space}`, { "text-anchor": "middle", class: "small" }));
+    group.append(text(x, y + r * 0.82, `${space}`, { "text-anchor": "middle", class: "small" }));
     const tokens = [];
     [0, 1].forEach((seat) => {
       if (cell.normal[seat] > 0) {
@@ -89,7 +134,7 @@
     const held = [0, 1].filter((seat) => cell.normal[seat] || cell.doubler[seat]).map((seat) =>
       `${ctx.players[seat]} ${cell.normal[seat]}${cell.doubler[seat] ? " and the Doubler" : ""}`);
     words.push(held.length ? held.join(", ") : "empty");
-    return { node: group, words: words.join(": ") };
+    return { node: group, words: words.join(": "), x, y };
   }
 
   function plusOneCard(card, x, y, ctx, seat) {
@@ -104,7 +149,7 @@
     });
     const up = card.face_up;
     group.append(svg("rect", {
-      x, y, width: L.card, height: 40, rx: 5,
+      x, y, width: L.card, height: L.cardH, rx: 5,
       fill: up ? (corrupted ? "#f5e9ff" : "#ffffff") : "#44505c",
       stroke: corrupted ? "#6a3fa0" : ctx.colours[seat], "stroke-width": 1.5,
     }));
@@ -114,7 +159,18 @@
     if (!up) detail = corrupted ? "spent" : "face down";
     group.append(text(x + 6, y + 31, detail, { "font-size": 10, class: ink || "small" }));
     const effects = (info.effects || []).map(humanize).join(", ");
-    return titled(group, `${name}: ${corrupted ? "Corrupted" : "Refreshable"}, ${up ? "face up" : "face down"}${corrupted ? `, ${plural(card.shards, "Shard")} left` : ""}${effects ? `; ${effects}` : ""}`);
+    return titledLast(group, `${name}: ${corrupted ? "Corrupted" : "Refreshable"}, ${up ? "face up" : "face down"}${corrupted ? `, ${plural(card.shards, "Shard")} left` : ""}${effects ? `; ${effects}` : ""}`);
+  }
+
+  function commonerChip(id, x, y, width, ctx) {
+    const names = ctx.cards.commoners || {};
+    const label = (names[id] && names[id].name) || humanize(id);
+    const fits = Math.max(4, Math.floor((width - 10) / 6.2));
+    const shown = label.length > fits ? label.slice(0, fits - 1) + "…" : label;
+    return titledLast(svg("g", { class: "commoner", "data-card": id },
+      svg("rect", { x, y, width, height: L.handH, rx: 4, fill: "#fff8e1", stroke: "#8a5a00" }),
+      text(x + 5, y + L.handH / 2 + 4, shown, { "font-size": 11 })
+    ), `${label}: ${((names[id] && names[id].effects) || []).map(humanize).join(", ")}`);
   }
 
   function panel(state, seat, top, ctx) {
@@ -123,6 +179,8 @@
     const hand = state.hands ? state.hands[seat] : null;
     const current = state.current_player === seat;
     const winner = (state.winners || []).includes(seat);
+    const narrow = L === NARROW;
+    const WIDTH = L.width;
     const group = svg("g", {
       class: "seat",
       "data-seat": seat,
@@ -133,51 +191,64 @@
       "data-hand-size": state.hand_sizes[seat],
       "data-current": current ? "true" : null,
     });
-    group.append(svg("rect", { x: 2, y: top, width: WIDTH - 4, height: PANEL_H - 6, rx: 8, class: current ? "panel current" : "panel" }));
-    group.append(svg("circle", { cx: 16, cy: top + 16, r: 7, fill: ctx.colours[seat] }));
+    group.append(svg("rect", { x: 2, y: top, width: WIDTH - 4, height: L.panel - 6, rx: 8, class: current ? "panel current" : "panel" }));
+    group.append(svg("circle", { cx: 16, cy: top + L.headingY - 5, r: 7, fill: ctx.colours[seat] }));
     let heading = `${name} · ${guest.name}`;
     if (winner) heading += " · winner";
     else if (current && state.status !== "finished") heading += " · to play";
-    group.append(text(28, top + 21, heading, { class: "label" }));
+    group.append(text(28, top + L.headingY, heading, { class: "label" }));
 
     // Health bar.
     const barX = 10;
-    const barY = top + 32;
-    const barW = L.bar;
+    const barY = top + L.barY;
     const share = state.max_health[seat] ? state.health[seat] / state.max_health[seat] : 0;
-    group.append(svg("rect", { x: barX, y: barY, width: barW, height: 14, rx: 3, fill: "#e4e1da", stroke: "#8a8f96" }));
-    group.append(svg("rect", { x: barX, y: barY, width: barW * share, height: 14, rx: 3, fill: share > 0.3 ? "#2e7d32" : "#b3261e" }));
-    group.append(text(barX + barW + 8, barY + 12, `Health ${state.health[seat]} / ${state.max_health[seat]}`, { "font-size": 12, "font-weight": 600 }));
-    group.append(text(WIDTH - 12, barY + 12, `Reserve ${state.reserves[seat]}`, { "font-size": 12, "text-anchor": "end" }));
+    group.append(svg("rect", { x: barX, y: barY, width: L.bar, height: L.barH, rx: 3, fill: "#e4e1da", stroke: "#8a8f96" }));
+    group.append(svg("rect", { x: barX, y: barY, width: L.bar * share, height: L.barH, rx: 3, fill: share > 0.3 ? "#2e7d32" : "#b3261e" }));
+    const health = `Health ${state.health[seat]} / ${state.max_health[seat]}`;
+    const dealt = `damage dealt ${state.damage_dealt[seat]}`;
+    if (narrow) {
+      group.append(text(WIDTH - 12, top + L.headingY, `${health} · Reserve ${state.reserves[seat]}`, { "font-size": 11.5, "font-weight": 600, "text-anchor": "end" }));
+      group.append(text(WIDTH - 12, barY + L.barH + 1, dealt, { "font-size": 10, "text-anchor": "end", class: "small" }));
+    } else {
+      group.append(text(barX + L.bar + 8, barY + 12, health, { "font-size": 12, "font-weight": 600 }));
+      group.append(text(WIDTH - 12, barY + 12, `Reserve ${state.reserves[seat]}`, { "font-size": 12, "text-anchor": "end" }));
+    }
 
     // Plus-One cards.
     const cards = state.plus_ones[seat];
-    cards.forEach((card, index) => group.append(plusOneCard(card, 10 + index * (L.card + (WIDTH - 20 - 3 * L.card) / 2), top + 54, ctx, seat)));
+    cards.forEach((card, index) => {
+      const node = plusOneCard(card, 10 + index * (L.card + (WIDTH - 20 - 3 * L.card) / 2), top + L.cardsY, ctx, seat);
+      drawn.cards[seat].push({ id: card.id, card, node });
+      group.append(node);
+    });
 
     // Commoners in hand.
-    const commonersY = top + 112;
-    group.append(text(10, commonersY + 12, "Commoners:", { "font-size": 11, class: "small" }));
+    const commonersY = top + L.handY;
     const names = ctx.cards.commoners || {};
     if (hand) {
-      let x = 82;
-      if (!hand.length) group.append(text(x, commonersY + 12, "none", { "font-size": 11 }));
+      let x = narrow ? 10 : 82;
+      if (!narrow) group.append(text(10, commonersY + 12, "Commoners:", { "font-size": 11, class: "small" }));
+      if (!hand.length) group.append(text(x, commonersY + L.handH / 2 + 4, narrow ? "No Commoner in hand" : "none", { "font-size": 11, class: narrow ? "small" : null }));
+      const room = WIDTH - 20;
       hand.forEach((id) => {
         const label = (names[id] && names[id].name) || humanize(id);
-        const width = Math.min(150, 10 + label.length * 6.2);
-        group.append(titled(svg("g", { class: "commoner", "data-card": id },
-          svg("rect", { x, y: commonersY, width, height: 18, rx: 4, fill: "#fff8e1", stroke: "#8a5a00" }),
-          text(x + 5, commonersY + 13, label, { "font-size": 11 })
-        ), `${label}: ${((names[id] && names[id].effects) || []).map(humanize).join(", ")}`));
+        let width = narrow ? 118 : Math.min(150, 10 + label.length * 6.2);
+        if (narrow) width = Math.min(118, (room - (hand.length - 1) * 6) / hand.length);
+        const node = commonerChip(id, x, commonersY, width, ctx);
+        drawn.hand[seat].push({ id, node });
+        group.append(node);
         x += width + 6;
       });
     } else {
       const count = state.hand_sizes[seat];
+      const x0 = narrow ? 10 : 82;
       for (let index = 0; index < count; index += 1) {
-        group.append(titled(svg("rect", { x: 82 + index * 20, y: commonersY, width: 16, height: 20, rx: 3, class: "card-back" }), "a Commoner in hand, hidden"));
+        group.append(titledLast(svg("rect", { x: x0 + index * 20, y: commonersY, width: 16, height: Math.max(20, L.handH), rx: 3, class: "card-back" }), "a Commoner in hand, hidden"));
       }
-      group.append(text(82 + count * 20 + (count ? 4 : 0), commonersY + 13, count ? "(hidden)" : "none", { "font-size": 11, class: "small" }));
+      const words = count ? `${plural(count, "Commoner")} (hidden)` : narrow ? "No Commoner in hand" : "none";
+      group.append(text(x0 + count * 20 + (count ? 4 : 0), commonersY + L.handH / 2 + 4, words, { "font-size": 11, class: "small" }));
     }
-    group.append(text(WIDTH - 12, commonersY + 13, `damage dealt ${state.damage_dealt[seat]}`, { "font-size": 11, "text-anchor": "end", class: "small" }));
+    if (!narrow) group.append(text(WIDTH - 12, commonersY + L.handH / 2 + 4, dealt, { "font-size": 11, "text-anchor": "end", class: "small" }));
 
     const plusOnes = cards.map((card) => {
       const info = (ctx.cards.plus_ones || {})[card.id] || {};
@@ -194,15 +265,15 @@
 
   function draw(board, state, ctx) {
     L = ctx.narrow ? NARROW : WIDE;
-    WIDTH = L.width;
-    RADIUS = L.radius;
-    PLATE_R = L.plate;
-    CENTRE_Y = PANEL_H + 30 + RADIUS + 8;
-    const height = CENTRE_Y + RADIUS + PLATE_R + 26 + PANEL_H;
+    drawn = { plates: [], cards: [[], []], hand: [[], []], ctx };
+    const ringHalf = L.ry * Math.sin((75 * Math.PI) / 180) + L.plate;
+    CENTRE_Y = L.panel + L.gap + ringHalf;
+    const height = Math.round(CENTRE_Y + ringHalf + L.gap + L.panel - (L === WIDE ? 4 : 0));
+    const WIDTH = L.width;
     board.setAttribute("viewBox", `0 0 ${WIDTH} ${height}`);
     const lines = [];
     const top = panel(state, 1, 0, ctx);
-    const bottom = panel(state, 0, height - PANEL_H + 6, ctx);
+    const bottom = panel(state, 0, height - L.panel + 6, ctx);
     board.append(top.node, bottom.node);
 
     // The centre: whose turn, the Commoner deck and discard.
@@ -221,19 +292,805 @@
       centre.append(text(WIDTH / 2, CENTRE_Y + 6, doing, { "text-anchor": "middle", class: "small" }));
     }
     if (state.extra_turns) centre.append(text(WIDTH / 2, CENTRE_Y + 22, `${plural(state.extra_turns, "extra turn")} owed`, { "text-anchor": "middle", class: "small" }));
-    centre.append(text(WIDTH / 2, CENTRE_Y + 42, `Commoner deck ${state.commoner_deck_size} · discard ${state.commoner_discard.length}`, { "text-anchor": "middle", class: "small" }));
+    centre.append(text(WIDTH / 2, CENTRE_Y + 40, `Commoner deck ${state.commoner_deck_size} · discard ${state.commoner_discard.length}`, { "text-anchor": "middle", class: "small" }));
     board.append(centre);
     lines.push(`Turn ${state.turn}. ${turn}.`);
 
     const plates = [];
     for (let space = 0; space < 12; space += 1) {
-      const drawn = plate(state, space, ctx);
-      board.append(drawn.node);
-      plates.push(drawn.words);
+      const made = plate(state, space, ctx);
+      board.append(made.node);
+      drawn.plates.push(made);
+      plates.push(made.words);
     }
     lines.push(bottom.words, top.words, `The plates, clockwise: ${plates.join("; ")}.`);
     return { title: `Madcala after move ${ctx.at} of ${ctx.version}`, description: lines.join(" ") };
   }
 
-  T.renderers.madcala = { draw };
+  // Pictures (48x64, for the action buttons and the picker) ---------------------------------------
+
+  function effectIcon(effect, x, y) {
+    // A 14x14 sign for each of the rulebook's effects, its top left corner at (x, y).
+    const c = { x: x + 7, y: y + 7 };
+    const g = svg("g", { class: `effect-icon ${effect}` });
+    const card = (fill) => svg("rect", { x: x + 2, y, width: 10, height: 14, rx: 1.5, fill, stroke: "#5b6068", "stroke-width": 1 });
+    const cross = () => svg("path", { d: `M${x + 1} ${y + 1} L${x + 13} ${y + 13} M${x + 13} ${y + 1} L${x + 1} ${y + 13}`, stroke: "#b3261e", "stroke-width": 2 });
+    switch (effect) {
+      case "heal":
+        g.append(svg("path", { d: `M${c.x} ${y + 13} C${x - 3} ${y + 5} ${x + 3} ${y - 2} ${c.x} ${y + 4} C${x + 11} ${y - 2} ${x + 17} ${y + 5} ${c.x} ${y + 13} Z`, fill: "#c62828" }));
+        break;
+      case "damage":
+        g.append(svg("polygon", { points: [0, 1, 2, 3, 4, 5, 6, 7].map((k) => { const a = (k * Math.PI) / 4; const r = k % 2 ? 3 : 7; return `${c.x + r * Math.cos(a)},${c.y + r * Math.sin(a)}`; }).join(" "), fill: "#6d1b1b" }));
+        break;
+      case "add_shard":
+        g.append(svg("circle", { cx: c.x, cy: c.y, r: 6, fill: "#5b7fa6" }), svg("path", { d: `M${c.x - 3.5} ${c.y} H${c.x + 3.5} M${c.x} ${c.y - 3.5} V${c.y + 3.5}`, stroke: "#fff", "stroke-width": 2 }));
+        break;
+      case "draw_commoner":
+        g.append(card("#fff8e1"), svg("path", { d: `M${c.x - 3} ${c.y} H${c.x + 3} M${c.x} ${c.y - 3} V${c.y + 3}`, stroke: "#8a5a00", "stroke-width": 2 }));
+        break;
+      case "refresh_plus_one":
+        g.append(card("#ffffff"), svg("path", { d: `M${c.x - 3} ${c.y + 3} L${c.x} ${c.y - 3} L${c.x + 3} ${c.y + 3}`, fill: "none", stroke: "#2e7d32", "stroke-width": 2 }));
+        break;
+      case "strike_plus_one":
+        g.append(card("#ffffff"), cross());
+        break;
+      case "strike_shard":
+        g.append(svg("circle", { cx: c.x, cy: c.y, r: 6, fill: "#5b7fa6" }), cross());
+        break;
+      case "gather_shards":
+        g.append(svg("circle", { cx: x + 3, cy: y + 3, r: 2.5, fill: "#5b7fa6" }), svg("circle", { cx: x + 11, cy: y + 3, r: 2.5, fill: "#5b7fa6" }), svg("circle", { cx: c.x, cy: y + 11, r: 3.5, fill: "#5b7fa6" }));
+        break;
+      case "extra_turn":
+        g.append(svg("path", { d: `M${x + 12} ${c.y} A5 5 0 1 1 ${c.x} ${y + 2}`, fill: "none", stroke: "#0b57d0", "stroke-width": 2 }), svg("path", { d: `M${c.x - 1} ${y - 1} L${c.x + 3} ${y + 2} L${c.x - 1} ${y + 5} Z`, fill: "#0b57d0" }));
+        break;
+      default:
+        g.append(svg("circle", { cx: c.x, cy: c.y, r: 6, fill: "#8a8f96" }));
+    }
+    return g;
+  }
+
+  function effectsGrid(drawing, effects, top) {
+    effects.slice(0, 6).forEach((effect, index) => {
+      drawing.append(effectIcon(effect, index % 2 ? 26 : 8, top + Math.floor(index / 2) * 17));
+    });
+  }
+
+  function shortName(name, size) {
+    const words = String(name).replace(/^The /, "").split(/\s+/);
+    const lines = [""];
+    for (const word of words) {
+      const line = lines[lines.length - 1];
+      if (line && (line + " " + word).length > size) lines.push(word);
+      else lines[lines.length - 1] = line ? `${line} ${word}` : word;
+    }
+    return lines.slice(0, 2).map((line) => (line.length > size ? line.slice(0, size - 1) + "…" : line));
+  }
+
+  function commonerPicture(id, cards) {
+    const info = (cards.commoners || {})[id] || {};
+    return (drawing) => {
+      drawing.append(svg("rect", { x: 2, y: 2, width: 44, height: 60, rx: 4, fill: "#fff8e1", stroke: "#8a5a00", "stroke-width": 1.5 }));
+      shortName(info.name || humanize(id), 9).forEach((line, index) => {
+        drawing.append(svg("text", { x: 24, y: 13 + index * 8, "text-anchor": "middle", "font-size": 7, "font-weight": 700, fill: "#3b2a00" }, line));
+      });
+      effectsGrid(drawing, info.effects || [], 25);
+    };
+  }
+
+  function plusOnePicture(id, cards, colour) {
+    const info = (cards.plus_ones || {})[id] || {};
+    return (drawing) => {
+      const corrupted = info.kind === "corrupted";
+      drawing.append(svg("rect", { x: 2, y: 2, width: 44, height: 60, rx: 4, fill: corrupted ? "#f5e9ff" : "#ffffff", stroke: corrupted ? "#6a3fa0" : colour, "stroke-width": 2 }));
+      shortName(info.name || humanize(id), 9).forEach((line, index) => {
+        drawing.append(svg("text", { x: 24, y: 13 + index * 8, "text-anchor": "middle", "font-size": 7, "font-weight": 700, fill: "#1f2328" }, line));
+      });
+      effectsGrid(drawing, info.effects || [], 25);
+    };
+  }
+
+  function cardBackPicture(drawing) {
+    drawing.append(svg("rect", { x: 6, y: 4, width: 36, height: 56, rx: 4, fill: "#2f4f6f", stroke: "#1b2e40" }));
+    drawing.append(svg("rect", { x: 11, y: 9, width: 26, height: 46, rx: 3, fill: "none", stroke: "#8fb0cf" }));
+  }
+
+  /** Shards in a row, wrapping: each {colour, doubler}. */
+  function shardsPicture(shards) {
+    return (drawing) => {
+      const perRow = 4;
+      shards.slice(0, 20).forEach((shard, index) => {
+        const x = 7 + (index % perRow) * 11.3;
+        const y = 9 + Math.floor(index / perRow) * 11.5;
+        if (shard.doubler) {
+          drawing.append(svg("rect", { x: x - 3.8, y: y - 3.8, width: 7.6, height: 7.6, fill: shard.colour, transform: `rotate(45 ${x} ${y})` }));
+        } else {
+          drawing.append(svg("circle", { cx: x, cy: y, r: 4.8, fill: shard.colour, stroke: "#fff" }));
+        }
+      });
+    };
+  }
+
+  function effectsPicture(effects) {
+    return (drawing) => {
+      drawing.append(svg("rect", { x: 2, y: 2, width: 44, height: 60, rx: 4, fill: "#ffffff", stroke: "#8a8f96" }));
+      if (!effects.length) {
+        drawing.append(svg("path", { d: "M14 22 L34 42 M34 22 L14 42", stroke: "#8a8f96", "stroke-width": 3 }));
+        return;
+      }
+      effects.slice(0, 3).forEach((effect, index) => drawing.append(effectIcon(effect, 17, 8 + index * 18)));
+    };
+  }
+
+  // Words: the rulebook's, never raw data ---------------------------------------------------------
+
+  function ordinal(n) {
+    return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`;
+  }
+
+  /** A plate as the seat acting says it: "the Home", "the 3rd plate (Heal)", "Ben's Home"... */
+  function plateWords(state, space, seat, players) {
+    const owner = space < 6 ? 0 : 1;
+    const effect = state.layout[space];
+    const whose = owner === seat ? "the" : `${players[owner]}'s`;
+    if (effect === "home") return `${whose} Home`;
+    return `${whose} ${ordinal((space % 6) + 1)} plate (${EFFECT_LABELS[effect] || humanize(effect)})`;
+  }
+
+  function plusOneName(cards, id) {
+    const info = (cards.plus_ones || {})[id];
+    return (info && info.name) || humanize(id);
+  }
+
+  function commonerName(cards, id) {
+    const info = (cards.commoners || {})[id];
+    return (info && info.name) || humanize(id);
+  }
+
+  function effectList(effects) {
+    const words = effects.map((effect) => EFFECT_WORDS[effect] || humanize(effect));
+    if (words.length < 2) return words.join("");
+    return `${words.slice(0, -1).join(", ")} then ${words[words.length - 1]}`;
+  }
+
+  /** How a Refreshable card is paid: "2 Shards from the Home and 1 from the 2nd plate (+1 Shard)". */
+  function payWords(state, pay, seat, players) {
+    const counts = new Map();
+    for (const space of pay) counts.set(space, (counts.get(space) || 0) + 1);
+    const parts = [...counts].map(([space, count], index) =>
+      `${index ? count : plural(count, "Shard")} from ${plateWords(state, space, seat, players)}`);
+    if (parts.length < 2) return parts.join("");
+    return `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  }
+
+  function runsOf(order) {
+    const runs = [];
+    for (const seat of order) {
+      if (runs.length && runs[runs.length - 1][0] === seat) runs[runs.length - 1][1] += 1;
+      else runs.push([seat, 1]);
+    }
+    return runs;
+  }
+
+  /** The order of a sowing: the normal Shards' colours as placed, and the Doubler that lands last. */
+  function sowingWords(order, last, cell, mover, players) {
+    const parts = [];
+    const own = cell.normal[mover];
+    const other = cell.normal[1 - mover];
+    if (own && other) {
+      const placed = order || [...Array(own).fill(mover), ...Array(other).fill(1 - mover)];
+      parts.push(runsOf(placed).map(([seat, count], index) => `${count} of ${players[seat]}'s${index ? "" : " first"}`).join(", then "));
+    }
+    if (cell.doubler[0] && cell.doubler[1]) {
+      const lands = last === null || last === undefined ? mover : last;
+      parts.push(`${players[lands]}'s Doubler last`);
+    }
+    return parts.join("; ");
+  }
+
+  function shardsOfSowing(order, last, cell, mover, colours) {
+    const own = cell.normal[mover];
+    const other = cell.normal[1 - mover];
+    const placed = order || [...Array(own).fill(mover), ...Array(other).fill(1 - mover)];
+    const shards = placed.map((seat) => ({ colour: colours[seat] }));
+    const doublers = [0, 1].filter((seat) => cell.doubler[seat]);
+    if (doublers.length === 2) {
+      const lands = last === null || last === undefined ? mover : last;
+      doublers.sort((a, b) => (a === lands) - (b === lands));
+    }
+    for (const seat of doublers) shards.push({ colour: colours[seat], doubler: true });
+    return shards;
+  }
+
+  function effectsWords(value, printed) {
+    if (value === null) return printed.length > 1 ? `All: ${effectList(printed)}` : `${effectList(printed)}`;
+    if (!value.length) return "No effect: just discard it";
+    if (value.length < printed.length) return `Only ${effectList(value)}`;
+    return effectList(value);
+  }
+
+  // A move in words, as Game.describe says it (domain/madcala/display.py): the plates by their place
+  // on a side, the cards by their names in the default catalog (an id it does not hold is said as
+  // it is written, its underscores as spaces).
+  const NAMES = {
+    alice_drink_me: "Drink Me", alice_eat_me: "Eat Me", alice_curiouser: "Curiouser and Curiouser",
+    hatter_tea_time: "Tea Time", hatter_unbirthday: "Unbirthday Party", hatter_move_down: "Clean Cup, Move Down",
+    red_queen_off_with_their_head: "Off With Their Head", red_queen_croquet: "Flamingo Croquet",
+    red_queen_card_guards: "Card Guards", cheshire_cat_grin: "A Grin Without a Cat",
+    cheshire_cat_vanish: "Vanishing Slowly", cheshire_cat_all_mad: "We're All Mad Here",
+    white_rabbit_late: "I'm Late!", white_rabbit_pocket_watch: "Pocket Watch", white_rabbit_gloves: "Kid Gloves and Fan",
+    jabberwock_jaws: "Jaws That Bite", jabberwock_claws: "Claws That Catch", jabberwock_eyes_of_flame: "Eyes of Flame",
+    dormouse: "The Dormouse", march_hare: "The March Hare", caterpillar: "The Caterpillar", duchess: "The Duchess",
+    cook: "The Cook", bill: "Bill the Lizard", mock_turtle: "The Mock Turtle", gryphon: "The Gryphon",
+    white_king: "The White King", red_king: "The Red King", tweedledum: "Tweedledum", tweedledee: "Tweedledee",
+    humpty_dumpty: "Humpty Dumpty", dodo: "The Dodo", knave_of_hearts: "The Knave of Hearts",
+    two_of_spades: "The Two of Spades", five_of_spades: "The Five of Spades", seven_of_spades: "The Seven of Spades",
+    frog_footman: "The Frog-Footman", fish_footman: "The Fish-Footman", pat: "Pat", lory: "The Lory",
+    eaglet: "The Eaglet", duck: "The Duck", mouse: "The Mouse", pig_baby: "The Pig-Baby",
+    white_knight: "The White Knight", red_knight: "The Red Knight", white_queen: "The White Queen",
+    carpenter: "The Carpenter", walrus: "The Walrus", oysters: "The Young Oysters", bandersnatch: "The Bandersnatch",
+    jubjub_bird: "The Jubjub Bird", slithy_tove: "The Slithy Tove",
+  };
+
+  function isSeat(seat, players) {
+    return Number.isInteger(seat) && seat >= 0 && seat < players.length;
+  }
+
+  function nameOf(seat, players) {
+    return isSeat(seat, players) ? players[seat] : "someone";
+  }
+
+  function cardWords(card) {
+    return Object.prototype.hasOwnProperty.call(NAMES, String(card)) ? NAMES[String(card)] : String(card).replace(/_/g, " ");
+  }
+
+  function placeWords(space, seat, players) {
+    if (!Number.isInteger(space) || space < 0 || space >= 12) return "a plate";
+    const owner = Math.floor(space / 6);
+    const whose = owner === seat ? "the" : `${nameOf(owner, players)}'s`;
+    const offset = space % 6;
+    return offset === 0 ? `${whose} Home` : `${whose} ${ordinal(offset + 1)} plate`;
+  }
+
+  function effectsSaid(event) {
+    const effects = event.effects;
+    if (!Array.isArray(effects)) return "";
+    if (!effects.length) return " for no effect";
+    return ` (${effects.map((effect) => EFFECT_WORDS[effect] || String(effect).replace(/_/g, " ")).join(" then ")})`;
+  }
+
+  const SAID = {
+    move(event, players, seat) {
+      if (event.space === null || event.space === undefined) return "no Shard on the side: Shards from the reserve";
+      let words = `sow from ${placeWords(event.space, seat, players)}`;
+      if (Array.isArray(event.order) && event.order.length) {
+        words += ", " + runsOf(event.order).map(([owner, count]) => `${count} of ${nameOf(owner, players)}'s`).join(", then ");
+      }
+      if (event.last_doubler !== null && event.last_doubler !== undefined) words += `, ${nameOf(event.last_doubler, players)}'s Doubler last`;
+      if (event.home_space !== null && event.home_space !== undefined) {
+        words += `; the Home performs the effect of ${placeWords(event.home_space, seat, players)}`;
+      }
+      return words;
+    },
+    plus_one(event, players, seat) {
+      let words = `use ${cardWords(event.card)}`;
+      if (Array.isArray(event.pay) && event.pay.length) words += `, paying ${plural(event.pay.length, "Shard")}`;
+      words += effectsSaid(event);
+      if (event.place !== null && event.place !== undefined) words += `; its Shard to ${placeWords(event.place, seat, players)}`;
+      return words;
+    },
+    buy_commoner(event) {
+      return `buy a Commoner, paying ${plural((event.pay || []).length, "Shard")}`;
+    },
+    commoner(event) {
+      return `play ${cardWords(event.card)}${effectsSaid(event)}`;
+    },
+    end_turn(event) {
+      const discard = event.discard || [];
+      return discard.length ? `end the turn, discarding ${discard.map(cardWords).join(" and ")}` : "end the turn";
+    },
+  };
+
+  function describe(event, players) {
+    const seat = event.player;
+    if (!isSeat(seat, players) || !Object.prototype.hasOwnProperty.call(SAID, event.type)) return T.describe(event, players);
+    const parts = [SAID[event.type](event, players, seat)];
+    for (const strike of event.strike || []) {
+      parts.push(`strike a Shard of ${nameOf(strike.seat, players)}'s from ${placeWords(strike.space, seat, players)}`);
+    }
+    for (const card of event.strike_card || []) parts.push(`strike ${cardWords(card)}`);
+    for (const card of event.refresh || []) parts.push(`refresh ${cardWords(card)}`);
+    for (const card of event.drawn || []) parts.push(`draw ${cardWords(card)}`);
+    if ((event.hidden || []).includes("drawn")) parts.push("the Commoners drawn are hidden");
+    return `${players[seat]}: ${parts.join("; ")}`;
+  }
+
+  // Recording by touch ----------------------------------------------------------------------------
+
+  // The choices of each kind of move, in the order they are made: "sowing" is the order of the
+  // Shards sown (order and last_doubler together), "pay" and "discard" are sets of spaces or cards.
+  const PLANS = {
+    move: ["sowing", "home_space", "refresh", "drawn"],
+    plus_one: ["pay", "effects", "place", "strike", "strike_card", "refresh", "drawn"],
+    buy_commoner: ["pay", "drawn"],
+    commoner: ["effects", "strike", "strike_card", "refresh", "drawn"],
+    end_turn: ["discard"],
+  };
+  const LISTS = new Set(["strike", "strike_card", "refresh", "drawn"]);
+  // Left at their defaults (the first listed) unless the person asks for another.
+  const DEFAULTED = new Set(["sowing", "effects"]);
+
+  function sorted(values) {
+    return values.slice().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** A move's value for one choice, as a key (JSON). */
+  function valueOf(move, field, index) {
+    if (field === "sowing") return JSON.stringify([move.order ?? null, move.last_doubler ?? null]);
+    if (LISTS.has(field)) {
+      const list = move[field];
+      return JSON.stringify(Array.isArray(list) && index < list.length ? list[index] : null);
+    }
+    if (field === "pay" || field === "discard") return JSON.stringify(sorted(move[field] || []));
+    return JSON.stringify(move[field] ?? null);
+  }
+
+  function distinct(values) {
+    return [...new Set(values)];
+  }
+
+  /** Whether the multiset `want` is inside the multiset `have`. */
+  function within(want, have) {
+    const left = have.slice();
+    for (const item of want) {
+      const at = left.indexOf(item);
+      if (at < 0) return false;
+      left.splice(at, 1);
+    }
+    return true;
+  }
+
+  let table = null; // the latest table the frame handed over
+  let session = null; // {key, mode, action}: a choice in progress, for one version's moves
+  let renders = 0;
+
+  /** Where an action in progress stands: the next choice to make, or done. */
+  function stepOf(action) {
+    let moves = action.moves;
+    const passed = [];
+    for (const field of PLANS[action.kind]) {
+      for (let index = 0; ; index += 1) {
+        if (LISTS.has(field) && !moves.some((move) => Array.isArray(move[field]) && move[field].length > index)) break;
+        const key = LISTS.has(field) ? `${field}#${index}` : field;
+        if (action.fixed.has(key)) {
+          moves = moves.filter((move) => valueOf(move, field, index) === action.fixed.get(key));
+        } else {
+          const values = distinct(moves.map((move) => valueOf(move, field, index)));
+          if (values.length > 1) {
+            if (!DEFAULTED.has(field) || action.ask) return { field, index, key, moves, values, passed };
+            const first = valueOf(moves[0], field, index);
+            passed.push(field);
+            moves = moves.filter((move) => valueOf(move, field, index) === first);
+          }
+        }
+        if (!LISTS.has(field)) break;
+      }
+    }
+    return { done: true, moves, passed };
+  }
+
+  function start(kind, words, moves, ask) {
+    session.mode = null;
+    session.action = { kind, words, moves, fixed: new Map(), ask: Boolean(ask), picks: [] };
+    render();
+  }
+
+  function fix(key, value) {
+    session.action.fixed.set(key, value);
+    session.action.picks = [];
+    render();
+  }
+
+  /** Ask a choice left at its default after all, forgetting the choices made after it. */
+  function reopen(action, field) {
+    const plan = PLANS[action.kind];
+    const at = plan.indexOf(field);
+    for (const key of [...action.fixed.keys()]) {
+      if (plan.indexOf(key.split("#")[0]) > at) action.fixed.delete(key);
+    }
+    action.ask = true;
+    action.picks = [];
+    render();
+  }
+
+  function cancel() {
+    session.action = null;
+    session.mode = null;
+    render();
+  }
+
+  function commit(body) {
+    const t = table;
+    session.action = null;
+    session.mode = null;
+    render();
+    // Idle already: if the move is refused, or its confirmation declined, the page is as before.
+    t.record(body, describe(body, t.players));
+  }
+
+  function redraw(t) {
+    const board = t.board;
+    const keep = [...board.children].filter((node) => node.id === "board-title" || node.id === "board-desc");
+    board.replaceChildren(...keep);
+    draw(board, t.state, drawn.ctx);
+  }
+
+  /** A touch ring over a drawn node (the plate, the card), not taking the touch itself. */
+  function ringPlate(plateDrawn, colour) {
+    plateDrawn.node.append(svg("circle", {
+      cx: plateDrawn.x, cy: plateDrawn.y, r: L.plate + 3, fill: "none", stroke: colour || TOUCH,
+      "stroke-width": 2.5, "stroke-dasharray": "6 3", "pointer-events": "none", class: "touch-ring",
+    }));
+  }
+
+  function ringRect(node, colour) {
+    const shape = node.querySelector("rect");
+    if (!shape) return;
+    const x = Number(shape.getAttribute("x"));
+    const y = Number(shape.getAttribute("y"));
+    node.append(svg("rect", {
+      x: x - 2.5, y: y - 2.5, width: Number(shape.getAttribute("width")) + 5, height: Number(shape.getAttribute("height")) + 5,
+      rx: 6, fill: "none", stroke: colour || TOUCH, "stroke-width": 2.5, "stroke-dasharray": "6 3", "pointer-events": "none", class: "touch-ring",
+    }));
+  }
+
+  function badge(plateDrawn, words) {
+    const x = plateDrawn.x + L.plate * 0.72;
+    const y = plateDrawn.y - L.plate * 0.72;
+    plateDrawn.node.append(svg("g", { class: "pay-badge", "pointer-events": "none" },
+      svg("circle", { cx: x, cy: y, r: 10, fill: "#b3261e", stroke: "#fff", "stroke-width": 1.5 }),
+      text(x, y + 4, words, { "text-anchor": "middle", "font-size": 11, "font-weight": 700, class: "on-dark" })));
+  }
+
+  function touchPlate(t, space, words, onTouch) {
+    const made = drawn.plates[space];
+    t.target(made.node, words);
+    ringPlate(made);
+    made.node.addEventListener("click", onTouch);
+  }
+
+  function touchCard(t, entry, words, onTouch) {
+    t.target(entry.node, words);
+    ringRect(entry.node);
+    entry.node.addEventListener("click", onTouch);
+  }
+
+  /** What an action in progress has chosen so far, in words. */
+  function chosenSoFar(t, action) {
+    const state = t.state;
+    const seat = state.current_player;
+    const plateOf = (space) => plateWords(state, space, seat, t.players);
+    const said = [];
+    for (const [key, raw] of action.fixed) {
+      const field = key.split("#")[0];
+      const value = JSON.parse(raw);
+      if (value === null) continue;
+      if (field === "pay") said.push(`paying ${payWords(state, value, seat, t.players)}`);
+      else if (field === "place") said.push(`its Shard to ${plateOf(value)}`);
+      else if (field === "home_space") said.push(`the Home performs ${plateOf(value)}`);
+      else if (field === "strike") said.push(`striking a Shard of ${t.players[value.seat]}'s from ${plateOf(value.space)}`);
+      else if (field === "strike_card") said.push(`striking ${plusOneName(t.cards, value)}`);
+      else if (field === "refresh") said.push(`refreshing ${plusOneName(t.cards, value)}`);
+      else if (field === "drawn") said.push(`drawing ${commonerName(t.cards, value)}`);
+    }
+    return said.length ? ` (${said.join("; ")})` : "";
+  }
+
+  function prompt(t, words) {
+    const line = document.createElement("p");
+    line.className = "hint madcala-prompt";
+    line.style.flexBasis = "100%";
+    line.style.margin = "0";
+    line.textContent = words;
+    t.actions.append(line);
+    return line;
+  }
+
+  /** A button that takes no part in recording (going back): no data-records-move. */
+  function plainButton(t, words, onActivate) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary";
+    button.textContent = words;
+    button.addEventListener("click", onActivate);
+    t.actions.append(button);
+    return button;
+  }
+
+  function render() {
+    const t = table;
+    renders += 1;
+    redraw(t);
+    t.actions.replaceChildren();
+    const action = session.action;
+    if (!action) {
+      renderIdle(t);
+      return;
+    }
+    const step = stepOf(action);
+    if (step.done) {
+      commit(step.moves[0]);
+      return;
+    }
+    renderStep(t, action, step, renders);
+    t.focus();
+  }
+
+  function groupBy(moves, keyOf) {
+    const groups = new Map();
+    for (const move of moves) {
+      const key = keyOf(move);
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key).push(move);
+    }
+    return groups;
+  }
+
+  function hasChoice(moves, field) {
+    return distinct(moves.map((move) => valueOf(move, field, 0))).length > 1;
+  }
+
+  function renderIdle(t) {
+    const state = t.state;
+    const seat = state.current_player;
+    const mode = session.mode;
+    const byType = groupBy(t.moves, (move) => move.type);
+    const sows = groupBy(byType.get("move") || [], (move) => JSON.stringify(move.space ?? null));
+    const plusOnes = groupBy(byType.get("plus_one") || [], (move) => move.card);
+    const commoners = groupBy(byType.get("commoner") || [], (move) => move.card);
+    const buys = byType.get("buy_commoner") || [];
+    const ends = byType.get("end_turn") || [];
+
+    // Sowing: a plate of the mover's side.
+    for (const [key, moves] of sows) {
+      const space = JSON.parse(key);
+      if (space === null) {
+        if (!mode) {
+          t.button("No Shard on your side: add Shards from the reserve", () => start("move", "Add Shards from the reserve", moves, false),
+            shardsPicture([0, 1, 2].map(() => ({ colour: t.colours[seat] }))));
+        }
+        continue;
+      }
+      if (mode && (mode !== "sowing" || !hasChoice(moves, "sowing"))) continue;
+      const words = `Sow from ${plateWords(state, space, seat, t.players)}`;
+      touchPlate(t, space, `${words}${mode ? ": choose the order" : ""}`, () => start("move", words, moves, mode === "sowing"));
+    }
+
+    // Plus-One cards, face up.
+    for (const [id, moves] of plusOnes) {
+      if (mode && (mode !== "effects" || !hasChoice(moves, "effects"))) continue;
+      const info = (t.cards.plus_ones || {})[id] || {};
+      let words = `Use ${plusOneName(t.cards, id)}`;
+      if (info.kind === "corrupted") {
+        const where = info.to === "reserve" ? "the reserve" : info.to === "home" ? "the Home" : "a plate of your side";
+        words += ` (one of its Shards goes to ${where})`;
+      } else {
+        words += ` (pay ${plural(info.cost ?? moves[0].pay.length, "Shard")})`;
+      }
+      if (mode) words += ": choose the effects";
+      const entry = drawn.cards[seat].find((card) => card.id === id);
+      const go = () => start("plus_one", `Use ${plusOneName(t.cards, id)}`, moves, mode === "effects");
+      if (entry) touchCard(t, entry, words, go);
+      else t.button(words, go, plusOnePicture(id, t.cards, t.colours[seat]));
+    }
+
+    // Commoners in hand.
+    const handEntries = drawn.hand[seat] || [];
+    for (const [id, moves] of commoners) {
+      if (mode && (mode !== "effects" || !hasChoice(moves, "effects"))) continue;
+      const name = commonerName(t.cards, id);
+      const words = `Play ${name}${mode ? ": choose the effects" : ""}`;
+      const go = () => start("commoner", `Play ${name}`, moves, mode === "effects");
+      const entries = handEntries.filter((entry) => entry.id === id);
+      if (entries.length) entries.forEach((entry) => touchCard(t, entry, words, go));
+      else t.button(words, go, commonerPicture(id, t.cards));
+    }
+
+    if (mode) {
+      prompt(t, mode === "sowing" ? "Touch the plate to sow from, then choose the order of its Shards." : "Touch the card, then choose which of its effects are performed.").dataset.step = `mode-${mode}`;
+      plainButton(t, "Back", cancel);
+      return;
+    }
+    if (buys.length) {
+      t.button("Buy a Commoner (pay 3 Shards)", () => start("buy_commoner", "Buy a Commoner", buys, false), cardBackPicture);
+    }
+    if (ends.length) {
+      const excess = (ends[0].discard || []).length;
+      const words = excess ? `End the turn (discard ${plural(excess, "Commoner")})` : "End the turn";
+      t.button(words, () => start("end_turn", "End the turn", ends, false));
+    }
+    if ([...sows.values()].some((moves) => hasChoice(moves, "sowing"))) {
+      t.button("Sow in another order…", () => { session.mode = "sowing"; render(); });
+    }
+    if ([...plusOnes.values(), ...commoners.values()].some((moves) => hasChoice(moves, "effects"))) {
+      t.button("Choose a card's effects…", () => { session.mode = "effects"; render(); });
+    }
+  }
+
+  function renderStep(t, action, step, token) {
+    const state = t.state;
+    const seat = state.current_player;
+    const players = t.players;
+    const { field, key, values } = step;
+    const parsed = values.map((value) => JSON.parse(value));
+    const plateOf = (space) => plateWords(state, space, seat, players);
+    const stale = () => token !== renders || !session.action;
+    const named = `${action.words}${chosenSoFar(t, action)}`;
+    const answered = (value) => {
+      if (stale()) return;
+      if (value === null || value === undefined) cancel();
+      else fix(key, value);
+    };
+
+    if (field === "pay" || field === "discard") {
+      const sets = parsed; // each a sorted list
+      const size = sets[0].length;
+      const picks = action.picks;
+      const fits = (item) => sets.some((set) => within([...picks, item], set));
+      const complete = (chosen) => {
+        const value = JSON.stringify(sorted(chosen));
+        if (values.includes(value)) fix(key, value);
+        else render();
+      };
+      if (field === "pay") {
+        const proposal = picks.length ? picks : JSON.parse(valueOf(step.moves[0], "pay", 0));
+        const counts = new Map();
+        for (const space of proposal) counts.set(space, (counts.get(space) || 0) + 1);
+        for (const [space, count] of counts) badge(drawn.plates[space], `−${count}`);
+        for (const space of distinct(sets.flat())) {
+          if (!fits(space)) continue;
+          touchPlate(t, space, `Pay a Shard from ${plateOf(space)}`, () => {
+            if (stale()) return;
+            action.picks.push(space);
+            if (action.picks.length === size) complete(action.picks);
+            else render();
+          });
+        }
+        if (picks.length) {
+          prompt(t, `${named}: ${picks.length} of ${size} Shards touched; touch the plates that pay the rest.`);
+          plainButton(t, "Start the payment again", () => { action.picks = []; render(); });
+        } else {
+          prompt(t, `${named}: pay ${plural(size, "Shard")}. Accept these, or touch the plates that pay.`);
+          const value = valueOf(step.moves[0], "pay", 0);
+          t.button(`Pay with these: ${payWords(state, JSON.parse(value), seat, players)}`, () => fix(key, value),
+            shardsPicture(JSON.parse(value).map(() => ({ colour: t.colours[seat] })))).dataset.pay = value;
+        }
+      } else {
+        const hand = drawn.hand[seat] || [];
+        const left = picks.slice();
+        for (const entry of hand) {
+          const at = left.indexOf(entry.id);
+          if (at >= 0) {
+            left.splice(at, 1);
+            entry.node.classList.add("chosen");
+            ringRect(entry.node, "#b3261e");
+            continue;
+          }
+          if (!fits(entry.id)) continue;
+          touchCard(t, entry, `Discard ${commonerName(t.cards, entry.id)}`, () => {
+            if (stale()) return;
+            action.picks.push(entry.id);
+            if (action.picks.length === size) complete(action.picks);
+            else render();
+          });
+        }
+        prompt(t, `${named}: the hand must come down to 2. Touch ${size - picks.length === 1 ? "the Commoner" : `${size - picks.length} Commoners`} to discard.`);
+        if (picks.length) plainButton(t, "Choose again", () => { action.picks = []; render(); });
+      }
+    } else if (field === "home_space" || field === "place") {
+      prompt(t, field === "home_space"
+        ? `${named}: the last Shard lands on the Home. Touch the plate whose effect it performs.`
+        : `${named}: touch the plate of your side where its Shard goes.`);
+      parsed.forEach((space, index) => {
+        if (space === null) return;
+        const effect = state.layout[space];
+        const words = field === "home_space"
+          ? `Perform the effect of ${plateOf(space)}: ${EFFECT_WORDS[effect] || humanize(effect)}`
+          : `Put the Shard on ${plateOf(space)}`;
+        touchPlate(t, space, words, () => fix(key, values[index]));
+      });
+    } else if (field === "strike") {
+      prompt(t, `${named}: strike a Shard. Touch the plate it leaves.`);
+      const bySpace = groupBy(parsed.filter((value) => value), (value) => value.space);
+      for (const [space, options] of bySpace) {
+        const seats = options.map((option) => option.seat);
+        const only = seats.length === 1 ? ` of ${players[seats[0]]}'s` : "";
+        touchPlate(t, space, `Strike a Shard${only} from ${plateOf(space)}`, async () => {
+          if (stale()) return;
+          if (seats.length === 1) {
+            fix(key, JSON.stringify(options[0]));
+            return;
+          }
+          const chosen = await t.pick({
+            title: `Whose Shard leaves ${plateOf(space)}?`,
+            options: options.map((option) => ({
+              label: `A Shard of ${players[option.seat]}'s`,
+              value: JSON.stringify(option),
+              picture: shardsPicture([{ colour: t.colours[option.seat] }]),
+            })),
+          });
+          if (stale()) return;
+          if (chosen === null || chosen === undefined) render();
+          else fix(key, chosen);
+        });
+      }
+    } else if (field === "strike_card" || field === "refresh") {
+      const owner = field === "strike_card" ? 1 - seat : seat;
+      prompt(t, field === "strike_card"
+        ? `${named}: touch the Plus-One card of ${players[owner]}'s to turn face down.`
+        : `${named}: touch the face-down Plus-One card to refresh.`);
+      parsed.forEach((id, index) => {
+        if (id === null) return;
+        const entry = drawn.cards[owner].find((card) => card.id === id);
+        const words = field === "strike_card" ? `Strike ${plusOneName(t.cards, id)} (turn it face down)` : `Refresh ${plusOneName(t.cards, id)} (turn it face up)`;
+        const go = () => fix(key, values[index]);
+        if (entry) touchCard(t, entry, words, go);
+        else t.button(words, go, plusOnePicture(id, t.cards, t.colours[owner]));
+      });
+    } else if (field === "drawn") {
+      prompt(t, `${named}: which Commoner was drawn?`);
+      const unseen = state.commoner_unseen || [];
+      const options = parsed.map((id, index) => ({
+        label: commonerName(t.cards, id),
+        value: values[index],
+        picture: commonerPicture(id, t.cards),
+        count: unseen.filter((card) => card === id).length,
+      }));
+      t.pick({ title: step.index ? "Which Commoner was drawn next?" : "Which Commoner was drawn?", options }).then(answered);
+    } else if (field === "sowing") {
+      const cell = state.spaces[action.moves[0].space];
+      prompt(t, `${named}: in which order are the Shards sown?`);
+      const options = parsed.map(([order, last], index) => ({
+        label: `${sowingWords(order, last, cell, seat, players)}${index === 0 ? " (usual)" : ""}`,
+        value: values[index],
+        picture: shardsPicture(shardsOfSowing(order, last, cell, seat, t.colours)),
+      }));
+      t.pick({ title: `${named}: the order of the Shards`, options }).then(answered);
+    } else if (field === "effects") {
+      const id = action.moves[0].card;
+      const catalog = (action.kind === "commoner" ? t.cards.commoners : t.cards.plus_ones) || {};
+      const printed = (catalog[id] || {}).effects || [];
+      prompt(t, `${named}: which effects are performed?`);
+      const options = parsed.map((value, index) => ({
+        label: effectsWords(value, printed),
+        value: values[index],
+        picture: effectsPicture(value === null ? printed : value),
+      }));
+      t.pick({ title: `${named}: the effects`, options }).then(answered);
+    }
+    if (values.includes("null") && !["drawn", "sowing", "effects"].includes(field)) {
+      t.button("Go on: nothing to choose here", () => fix(key, "null"));
+    }
+    for (const passed of step.passed) {
+      const words = passed === "effects" ? "Choose the effects…" : "Sow in another order…";
+      t.button(words, () => reopen(action, passed));
+    }
+    plainButton(t, "Cancel", cancel);
+    // What is asked, for the tests (and styles): the choice's field, and its place in a list.
+    const asked = t.actions.querySelector(".madcala-prompt");
+    if (asked) {
+      asked.dataset.step = field;
+      asked.dataset.index = String(step.index);
+    }
+  }
+
+  function record(t) {
+    table = t;
+    const key = JSON.stringify([t.state.version, t.moves]);
+    if (!session || session.key !== key) session = { key, mode: null, action: null };
+    if (!drawn.ctx) return false;
+    render();
+    return true;
+  }
+
+  T.renderers.madcala = { draw, record, describe };
 })();
