@@ -374,6 +374,9 @@ class Sifaka(Game[SifakaState]):
     def catalog_view(self, state: SifakaState) -> dict[str, Any]:
         return display.catalog_view(state)
 
+    def describe(self, event: Event, players: Sequence[str]) -> str:
+        return display.describe(event, players)
+
     def option_fields(self) -> list[dict[str, Any]]:
         return display.option_fields()
 
