@@ -58,6 +58,10 @@ def serving(
     in its log. The log is printed (less the streams' access lines), for pytest to show when the
     test fails."""
     port = free_port()
+    # The archive worker only where a test asks for it: most serve the API alone, with their
+    # finished games staying finished.
+    if "--worker" not in options:
+        options = ("--no-worker", *options)
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "TABLETAPE_REDIS_URL", "TABLETAPE_STREAM_LIMIT")}  # fmt: skip
     if redis_url is not None:

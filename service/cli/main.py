@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from service.cli.archiver import SupervisedWorker
 from service.cli.stats import stats
 from service.config import environment_value, load_config
 from service.store.embedded import EmbeddedRedis
@@ -51,8 +52,21 @@ def main() -> None:
 @click.option(
     "--threads", default=16, show_default=True, type=int, help="gthread: threads per process"
 )
+@click.option(
+    "--worker/--no-worker",
+    "archive_worker",
+    default=True,
+    show_default=True,
+    help="run the archive worker too (off where `tabletape worker` runs apart)",
+)
 def serve(
-    host: str, port: int, workers: int, worker_class: str, connections: int, threads: int
+    host: str,
+    port: int,
+    workers: int,
+    worker_class: str,
+    connections: int,
+    threads: int,
+    archive_worker: bool,
 ) -> None:
     """Serve the API with gunicorn, on REDIS_URL or else on an embedded Redis.
 
@@ -71,6 +85,10 @@ def serve(
 
     More streams are refused with 503; each ends after TABLETAPE_STREAM_SECONDS (default 300;
     the client resumes it with Last-Event-ID).
+
+    With it, by default, the archive worker (`tabletape worker`, in a child process it supervises):
+    a finished game is archived, counted and rated within seconds. --no-worker where workers run
+    apart.
     """
     from gunicorn.app.base import BaseApplication
 
@@ -107,12 +125,17 @@ def serve(
 
             return create_app()
 
+    supervised = SupervisedWorker() if archive_worker else None
+    if supervised is not None:
+        supervised.start()
     # Objects made before the fork stay out of the workers' collections: no page of them is copied
     # by a worker's first full collection (a one-time jump of its memory).
     gc.freeze()
     try:
         Server().run()
     finally:
+        if supervised is not None:
+            supervised.stop()
         if embedded is not None:
             embedded.stop()
 

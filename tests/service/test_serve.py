@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -48,3 +49,40 @@ def test_serve_runs_gunicorn_on_an_embedded_redis_that_a_worker_joins(tmp_path: 
         assert list((tmp_path / "archive").glob(f"*/{game['id']}.json.gz"))
     assert "gunicorn" in served.log().lower()
     assert not (tmp_path / "redis.sock").exists(), "the embedded Redis was left running"
+
+
+def test_serve_alone_archives_and_counts_a_finished_game_within_seconds(tmp_path: Path) -> None:
+    """The README's first command is the whole service: `tabletape serve` runs the archive
+    worker itself, so a finished game reaches the statistics and the ratings with no second
+    command."""
+    with serving(tmp_path, "--workers", "1", "--worker") as served:
+        _, game = request(f"{served.base}/games", {"game": "mada", "players": ["Ana", "Ben"]})
+        url = f"{served.base}/games/{game['id']}"
+        assert workers_of(tmp_path), "serve runs no archive worker"
+        while moves := request(f"{url}/legal", token=game["token"])[1]["moves"]:
+            assert request(f"{url}/events", moves[-1], token=game["token"])[0] == 201
+        deadline = time.monotonic() + 30
+        while request(url)[1]["status"] != "archived":
+            assert time.monotonic() < deadline, "not archived within 30 s"
+            time.sleep(0.2)
+        assert request(f"{served.base}/stats/mada")[1]["games"] == 1
+        ratings = request(f"{served.base}/ratings/mada")[1]["ratings"]
+        assert {row["player"] for row in ratings} == {"Ana", "Ben"}
+        assert request(f"{served.base}/health")[1]["queue"]["archive"]["waiting"] == 0
+    # The worker stopped with the server: nothing of it is left running.
+    assert workers_of(tmp_path) == []
+
+
+def workers_of(data_dir: Path) -> list[int]:
+    """The processes running `tabletape worker` on ``data_dir`` (read from /proc)."""
+    found = []
+    for process in Path("/proc").iterdir():
+        try:
+            command = (process / "cmdline").read_bytes().split(b"\0")
+            environment = (process / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        ours = f"TABLETAPE_DATA_DIR={data_dir}".encode() in environment
+        if ours and b"service.cli.main" in command and b"worker" in command:
+            found.append(int(process.name))
+    return found
