@@ -70,3 +70,7 @@ def test_the_cluster_profile_starts_the_api_and_worker_once_the_cluster_is_ready
         assert environment["QUEUE_REDIS_URL"] == "redis://queue:6379/0"
         assert "--cluster-enabled" not in services["queue"]["command"]
     assert services["cluster-worker"]["command"] == ["tabletape", "worker"]
+    # Where the worker runs apart, the API does not run one of its own.
+    for api in ("api", "cluster-api"):
+        assert services[api]["command"][:2] == ["tabletape", "serve"]
+        assert "--no-worker" in services[api]["command"]
