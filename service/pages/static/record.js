@@ -516,8 +516,9 @@
       node.setAttribute("tabindex", "0");
       node.setAttribute("aria-label", words);
       node.classList.add("touch");
+      // Last, so that the node's first child stays its shape (the focus ring outlines it).
       if (node instanceof SVGElement && !node.querySelector(":scope > title")) {
-        node.prepend(T.svg("title", {}, words));
+        node.append(T.svg("title", {}, words));
       }
       node.addEventListener("keydown", (event) => {
         if (event.key === "Enter" || event.key === " ") {
@@ -698,6 +699,8 @@
       picker.back.hidden = false;
       picker.chosen.hidden = false;
       picker.box.hidden = true;
+      // Its options go with it: a control that records is never left hidden in the page.
+      picker.options.replaceChildren();
       picker.group = null;
       picker.steps = [];
       picker.opener = null;
@@ -796,9 +799,10 @@
       }
     }
 
-    /** Append one move (one tap): one key, reused by every retry of this tap. */
+    /** Append one move (one tap): one key, reused by every retry of this tap. A Promise of
+     * whether it was recorded (a game's drawing may offer another choice when it was not). */
     async function record(body, what) {
-      if (view.busy || !view.token) return;
+      if (view.busy || !view.token) return false;
       const words = what || T.describe(body, view.players, view.game);
       if (endsTheGame(body)) {
         const sure = await pick({
@@ -811,7 +815,7 @@
         });
         if (!sure) {
           focusNext();
-          return;
+          return false;
         }
       }
       showError("");
@@ -835,7 +839,7 @@
             view.version = answer.version;
             await refresh();
             focusNext();
-            return;
+            return true;
           }
           const transient = !response || [429, 502, 503, 504].includes(response.status);
           if (transient && attempt < RETRIES) {
@@ -857,7 +861,7 @@
           statusLine.dataset.keep = "true";
           say(`Not recorded: ${words}.`);
           await refresh();
-          return;
+          return false;
         }
       } finally {
         setBusy(false);
