@@ -1,5 +1,6 @@
-"""The README's screenshots of the pages: docs/viewer-*.png, docs/recorder-phone.png and
-docs/stats-mada.png, docs/leaderboard.png and docs/player-page.png.
+"""The README's screenshots of the pages: docs/viewer-*.png, docs/recorder-<game>-phone.png (the
+recorder's first screen on a 390x844 phone, for each game), docs/recorder-picker-phone.png,
+docs/links-phone.png, docs/stats-mada.png, docs/leaderboard.png and docs/player-page.png.
 
     python -m tests.browser.readme_screenshots [--out docs]
 
@@ -92,12 +93,39 @@ def shoot(client: redis.Redis, folder: Path, out: Path, executable: str) -> None
             phone.goto(f"{live.url}/games/{game['id']}/view#token={game['token']}")
             phone.wait_for_selector("svg#board[data-at]")
             phone.screenshot(path=str(out / "viewer-phone.png"))
-            # The recorder on a phone: an observed game of Mada, dealt, a few moves in.
-            table = create(http, players=["Ana", "Ben"], seed=8, options={"chance": "observed"})
-            play(http, table, moves=6, seed=2)
+            # The recorder at the table, on a phone: the first screen, as it opens, of an observed
+            # game of each game a few moves in; then a picker of what was drawn.
+            phone = browser.new_page(viewport={"width": 390, "height": 844})
+            tables = {
+                "mada": (create(http, players=["Ana", "Ben"], seed=8,
+                                options={"chance": "observed"}), 8),
+                "madcala": (create(http, game="madcala", players=["Ana", "Ben"], seed=4,
+                                   options={"chance": "observed", "health": 12}), 9),
+                "sifaka": (create(http, game="sifaka", players=["Ana", "Ben", "Caro"], seed=5,
+                                  options={"chance": "observed"}), 10),
+            }  # fmt: skip
+            for name, (table, moves) in tables.items():
+                play(http, table, moves=moves, seed=2)
+                phone.goto(f"{live.url}/games/{table['id']}/record#token={table['token']}")
+                phone.wait_for_selector('#recorder[data-ready="true"][data-busy="false"]')
+                phone.screenshot(path=str(out / f"recorder-{name}-phone.png"))
+            # Sifaka's draw after a move: the unseen Terrain cards as pictures.
+            table = tables["sifaka"][0]
             phone.goto(f"{live.url}/games/{table['id']}/record#token={table['token']}")
             phone.wait_for_selector('#recorder[data-ready="true"][data-busy="false"]')
-            phone.screenshot(path=str(out / "recorder-phone.png"), full_page=True)
+            for _ in range(6):
+                if phone.locator("#picker").is_visible():
+                    break
+                phone.locator(
+                    "#board [data-records-move], #actions [data-records-move]"
+                ).first.click()
+                phone.wait_for_timeout(400)
+            phone.screenshot(path=str(out / "recorder-picker-phone.png"))
+            # The links again, with their QR codes.
+            phone.goto(f"{live.url}/games/{table['id']}/share#token={table['token']}")
+            phone.wait_for_selector("#links-page img.qr")
+            phone.wait_for_timeout(500)
+            phone.screenshot(path=str(out / "links-phone.png"))
             browser.close()
     finally:
         keys = list(client.scan_iter(match=f"{prefix}*", count=1000))

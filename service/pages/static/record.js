@@ -769,8 +769,8 @@
         // The answer to a tap stays; on a seat's page, followed by whose turn it now is.
         if (!mine) say(`${statusLine.textContent} ${waiting(state)}`);
       } else if (!mine) say(waiting(state));
-      else if (view.role === "seat") say(`Your turn, ${nameOf(view.seat)}: tap the move you make.`);
-      else say(`Version ${state.version}: tap the move that was made.`);
+      else if (view.role === "seat") say(`Your turn, ${nameOf(view.seat)}: touch the move you make.`);
+      else say(`Version ${state.version}: touch the move that was made.`);
       delete statusLine.dataset.keep;
       root.dataset.ready = "true";
       if (view.status !== "active") finish();
