@@ -26,6 +26,7 @@ from service.api.paths import (
 from service.api.requests import refuse_bodies_over_the_limit
 from service.api.schemas import ErrorSchema
 from service.api.stream import stream
+from service.api.strict import refuse_unknown_query_parameters
 from service.api.views import games
 from service.config import load_config
 from service.errors import register_error_handlers
@@ -123,6 +124,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # First of the before_request functions: a body over the limit is refused before anything.
     app.before_request(refuse_bodies_over_the_limit)
     init_rate_limits(app, settings)
+    refuse_unknown_query_parameters(app, api)
     return app
 
 

@@ -9,6 +9,7 @@ exist is a 404, like an unknown game id; a malformed filter is a 400.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import redis
@@ -68,6 +69,15 @@ def _path_game(name: str) -> None:
         raise NotFoundError(error.message, error.details) from None
 
 
+def applied(query: dict[str, Any]) -> dict[str, Any]:
+    """The filters a query applied, by name, as JSON (days as ``YYYY-MM-DD``)."""
+    return {
+        name: value.isoformat() if isinstance(value, date) else value
+        for name, value in sorted(query.items())
+        if value is not None
+    }
+
+
 def filters_of(query: dict[str, Any], game: str | None = None) -> StatsFilter:
     players = query.get("players")
     if game is not None and players is not None:
@@ -93,7 +103,8 @@ class GameStats(MethodView):
         ``since`` and ``until`` (UTC dates of ``finished_at``, both inclusive)."""
         _path_game(game)
         client, prefix = _redis()
-        return json_response(game_stats(client, prefix, game, filters_of(query, game)))
+        figures = game_stats(client, prefix, game, filters_of(query, game))
+        return json_response({**figures, "filters": applied(query)})
 
 
 @stats.route("/players/<name:name>/stats")
@@ -107,7 +118,8 @@ class PlayerStats(MethodView):
         ``players``, ``since`` and ``until``; and their current rating in each game."""
         client, prefix = _redis()
         figures = player_stats(client, prefix, name, filters_of(query))
-        return json_response({**figures, "ratings": player_ratings(client, prefix, name)})
+        ratings = player_ratings(client, prefix, name)
+        return json_response({**figures, "ratings": ratings, "filters": applied(query)})
 
 
 @stats.route("/players/<name:a>/versus/<name:b>")
@@ -127,7 +139,8 @@ class Versus(MethodView):
         if game is not None:
             get_game(game)  # an unknown game in the query is a 400 (UnknownGameError)
         client, prefix = _redis()
-        return json_response(versus_stats(client, prefix, a, b, filters_of(query, game), game))
+        figures = versus_stats(client, prefix, a, b, filters_of(query, game), game)
+        return json_response({**figures, "filters": applied(query)})
 
 
 @stats.route("/ratings/<game>")

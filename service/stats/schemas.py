@@ -125,8 +125,17 @@ class SeatAdvantageSchema(Schema):
     )
 
 
+# Every statistics answer says which filters it applied: a figure is never read as unfiltered by
+# mistake.
+FILTERS_APPLIED = {
+    "description": "the filters applied, by name, as read (none: every finished game)",
+    "example": {"players": 3, "since": "2026-01-01"},
+}
+
+
 class GameStatsSchema(Schema):
     game = fields.String(metadata={"example": EXAMPLE_GAME})
+    filters = fields.Dict(keys=fields.String(), metadata=FILTERS_APPLIED)
     games = fields.Integer(metadata={"description": "finished games counted"})
     wins = fields.Dict(
         keys=fields.String(), values=fields.Integer(), metadata={"description": "player -> wins"}
@@ -175,6 +184,7 @@ class RatingSchema(Schema):
 
 
 class PlayerStatsWithRatingsSchema(PlayerStatsSchema):
+    filters = fields.Dict(keys=fields.String(), metadata=FILTERS_APPLIED)
     ratings = fields.Dict(
         keys=fields.String(),
         values=fields.Nested(RatingSchema),
@@ -227,6 +237,7 @@ class PairWinsSchema(Schema):
 
 class VersusSchema(PairWinsSchema):
     players = fields.List(fields.String(), metadata={"example": ["Ana", "Ben"]})
+    filters = fields.Dict(keys=fields.String(), metadata=FILTERS_APPLIED)
     by_game = fields.Dict(
         keys=fields.String(),
         values=fields.Nested(PairWinsSchema),

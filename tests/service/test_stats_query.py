@@ -345,15 +345,20 @@ def test_filters_over_http(http: FlaskClient, real_redis: redis.Redis, key_prefi
     response = http.get(f"/stats/mada?{query}")
     assert response.status_code == 200
     wanted = kept(games, players=3, since=date(2025, 1, 1), until=date(2025, 12, 31))
-    assert response.json == approx_json(expected_game_stats(wanted))
+    figures = response.json
+    assert figures.pop("filters") == {"players": 3, "since": "2025-01-01", "until": "2025-12-31"}
+    assert figures == approx_json(expected_game_stats(wanted))
 
     body = http.get("/players/Ana/stats?until=2025-01-31").json
     assert body.pop("ratings").keys() == {"mada"}
+    assert body.pop("filters") == {"until": "2025-01-31"}
     assert body == approx_json(expected_player(kept(games, until=date(2025, 1, 31)), "Ana"))
 
     versus = http.get("/players/Ana/versus/Ben?game=mada&since=2025-02-01")
     assert versus.status_code == 200
-    assert versus.json == expected_versus(kept(games, since=date(2025, 2, 1)), "Ana", "Ben")
+    head_to_head = versus.json
+    assert head_to_head.pop("filters") == {"game": "mada", "since": "2025-02-01"}
+    assert head_to_head == expected_versus(kept(games, since=date(2025, 2, 1)), "Ana", "Ben")
 
 
 def test_a_player_whose_name_holds_a_slash_is_reachable_by_every_player_route(
@@ -376,10 +381,10 @@ def test_a_player_whose_name_holds_a_slash_is_reachable_by_every_player_route(
     assert http.get("/players/%2FC/stats").json["player"] == "/C"
     versus = http.get("/players/A%2FB/versus/%2FC")
     assert versus.status_code == 200, versus.json
-    assert versus.json == expected_versus(games, "A/B", "/C")
+    assert versus.json == {**expected_versus(games, "A/B", "/C"), "filters": {}}
     reverse = http.get("/players/%2FC/versus/A%2FB")
     assert reverse.status_code == 200, reverse.json
-    assert reverse.json == expected_versus(games, "/C", "A/B")
+    assert reverse.json == {**expected_versus(games, "/C", "A/B"), "filters": {}}
     # Not a name: nothing between the slashes.
     assert http.get("/players//stats").status_code == 404
 
