@@ -31,7 +31,8 @@ class Health(MethodView):
         client: redis.Redis = current_app.extensions["tabletape.redis"]
         try:
             client.ping()
-            waiting = current_app.extensions["tabletape.queue"].waiting()
+            queue = current_app.extensions["tabletape.queue"]
+            waiting, to_count, workers = queue.waiting(), queue.to_count(), queue.workers()
         except (redis.ConnectionError, redis.TimeoutError) as error:
             # The store's address stays in the log: the answer is for anyone who asks.
             log.warning("health: the store cannot be reached: %s", error)
@@ -46,6 +47,19 @@ class Health(MethodView):
                 503,
                 {"Retry-After": str(STORE_RETRY_AFTER)},
             )
+        archive: dict[str, Any] = {"waiting": waiting, "workers": workers}
+        if to_count and not workers:
+            # What a newcomer who served with --no-worker, and saw no figure move, needs to hear.
+            archive["note"] = (
+                f"{to_count} finished game{'s wait' if to_count > 1 else ' waits'} to be counted,"
+                " and no archive worker runs: start `tabletape worker`, or serve without"
+                " --no-worker"
+            )
         return json_response(
-            {"status": "ok", "store": {"ok": True}, "queue": {"archive": {"waiting": waiting}}}
+            {
+                "status": "ok",
+                "store": {"ok": True},
+                "finished_games_to_count": to_count,
+                "queue": {"archive": archive},
+            }
         )

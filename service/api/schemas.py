@@ -197,7 +197,15 @@ class StateQuerySchema(Schema):
 class HealthSchema(Schema):
     status = fields.String()
     store = fields.Dict()
-    queue = fields.Dict()
+    finished_games_to_count = fields.Integer(
+        metadata={"description": "finished games the archive worker has not counted yet"}
+    )
+    queue = fields.Dict(
+        metadata={
+            "description": "archive: its jobs waiting, the workers alive, and a note when games"
+            " wait with no worker to count them"
+        }
+    )
     error = fields.Nested(ErrorDetailSchema, metadata={"description": "with the 503 only"})
 
 

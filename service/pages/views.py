@@ -376,6 +376,7 @@ def stats_view(game: str) -> Page:
         filtered=filter_words(filters),
         carried=carried,
         figures=figures,
+        to_count=current_app.extensions["tabletape.queue"].to_count(),
         **stats_plots(figures),
     )
 

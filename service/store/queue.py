@@ -11,9 +11,10 @@ import re
 from typing import Any
 
 import redis
-from rq import Queue, Retry
+from rq import Queue, Retry, Worker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
+from rq.registry import StartedJobRegistry
 
 # The archive job, as RQ imports it in a worker.
 ARCHIVE_JOB = "workers.archive.archive_game"
@@ -68,3 +69,11 @@ class ArchiveQueue:
 
     def waiting(self) -> int:
         return int(self.queue.count)
+
+    def to_count(self) -> int:
+        """Finished games not counted yet: their jobs waiting, and those being run."""
+        return self.waiting() + StartedJobRegistry(queue=self.queue).count
+
+    def workers(self) -> int:
+        """The RQ workers alive on the queue's Redis (each says so every few seconds)."""
+        return int(Worker.count(queue=self.queue))

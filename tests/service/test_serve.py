@@ -86,3 +86,19 @@ def workers_of(data_dir: Path) -> list[int]:
         if ours and b"service.cli.main" in command and b"worker" in command:
             found.append(int(process.name))
     return found
+
+
+def test_health_and_the_statistics_say_what_waits_to_be_counted(tmp_path: Path) -> None:
+    """Served with --no-worker and no worker started: the finished game waits, and /health and
+    the statistics page say so, and how to count it."""
+    with serving(tmp_path, "--workers", "1") as served:
+        _, game = request(f"{served.base}/games", {"game": "mada", "players": ["Ana", "Ben"]})
+        url = f"{served.base}/games/{game['id']}"
+        while moves := request(f"{url}/legal", token=game["token"])[1]["moves"]:
+            assert request(f"{url}/events", moves[-1], token=game["token"])[0] == 201
+        _, health = request(f"{served.base}/health")
+        assert health["status"] == "ok" and health["finished_games_to_count"] == 1
+        assert "tabletape worker" in health["queue"]["archive"]["note"]
+        with urllib.request.urlopen(f"{served.base}/stats/mada/view", timeout=5) as page:
+            text = page.read().decode()
+        assert "1 finished game is waiting to be counted" in text
