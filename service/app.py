@@ -23,7 +23,7 @@ from service.api.paths import (
     game_id_parameter_schema,
     name_parameter_schema,
 )
-from service.api.requests import refuse_bodies_over_the_limit
+from service.api.requests import refuse_bodies_over_the_limit, refuse_bodies_that_are_not_json
 from service.api.schemas import ErrorSchema
 from service.api.stream import stream
 from service.api.strict import refuse_unknown_query_parameters
@@ -123,6 +123,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     # First of the before_request functions: a body over the limit is refused before anything.
     app.before_request(refuse_bodies_over_the_limit)
+    app.before_request(refuse_bodies_that_are_not_json)
     init_rate_limits(app, settings)
     refuse_unknown_query_parameters(app, api)
     return app

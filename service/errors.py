@@ -190,7 +190,7 @@ def _http_error(error: HTTPException) -> Response:
     message = data.get("message") or _MESSAGES.get(status) or error.description or error.name
     if status == 400 and details and "message" not in data:
         message = "the request is invalid: " + "; ".join(
-            f"{field}: {_first(reason)}" for field, reason in details.items()
+            f"{field}: {_first(reason, field)}" for field, reason in details.items()
         )
     return error_response(status, code, message, details, headers)
 
@@ -203,10 +203,21 @@ _MESSAGES = {
 }
 
 
-def _first(reason: Any) -> str:
+def _first(reason: Any, field: str = "") -> str:
+    """A field's first reason in words; a list's items by their number ("name 2: ...")."""
     if isinstance(reason, list) and reason:
         return str(reason[0])
+    if isinstance(reason, dict):
+        item = _ITEM_WORDS.get(field, "item")
+        return "; ".join(
+            f"{item} {int(key) + 1 if str(key).isdigit() else key}: {_first(why)}"
+            for key, why in reason.items()
+        )
     return str(reason)
+
+
+# How the message names an item of a list field (by its number, from 1).
+_ITEM_WORDS = {"players": "name"}
 
 
 def _store_down(error: Exception) -> Response:

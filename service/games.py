@@ -178,9 +178,9 @@ class GameService:
     ) -> tuple[GameRecord, Tokens]:
         game = get_game(game_name)
         if not game.min_players <= len(players) <= game.max_players:
+            given = f"{len(players)} name{'' if len(players) == 1 else 's'}"
             raise InvalidOptionsError(
-                f"{game_name} is played by {game.min_players} to {game.max_players} players,"
-                f" not {len(players)}",
+                f"{game.played_by()}: {given} given; name each player, in seat order",
                 {"players": f"{game.min_players} to {game.max_players} names"},
             )
         normalized = game.options(options, len(players))
@@ -664,7 +664,7 @@ class GameService:
         players = header["players"]
         if not game.min_players <= len(players) <= game.max_players:
             raise InvalidImportError(
-                f"{header['game']} is played by {game.min_players} to {game.max_players} players",
+                f"{game.played_by()}, not {len(players)}",
                 {"players": len(players)},
             )
         # Completed with their defaults, as at creation: the header (and its hash) is then the

@@ -118,6 +118,19 @@ def refuse_bodies_over_the_limit() -> None:
         body_bytes()
 
 
+def refuse_bodies_that_are_not_json() -> None:
+    """Run before every view: a body sent under another content type (curl's -d sends a form) is
+    answered for what it is, not as a JSON body with every field missing."""
+    has_body = request.content_length or request.headers.get("Transfer-Encoding")
+    if has_body and request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+        sent = request.mimetype or "no Content-Type"
+        raise InvalidRequestError(
+            f"send the body as JSON, with the header Content-Type: application/json (it came as"
+            f" {sent})",
+            {"Content-Type": "application/json"},
+        )
+
+
 def parse_json(data: bytes) -> Any:
     """A JSON document, as the contract takes it (see the module's docstring); else 400."""
     try:

@@ -65,7 +65,8 @@ def players_field() -> fields.List:
     return fields.List(
         fields.String(validate=check_name),
         required=True,
-        validate=[validate.Length(min=1, max=16), check_distinct],
+        # How many a game takes is the game's to say, in its words (Mada: 2 to 5).
+        validate=[validate.Length(max=16, error="at most 16 names"), check_distinct],
         metadata={
             "example": ["Ana", "Ben", "Caro"],
             "description": "names in seat order: each 1 to 64 characters, not blank, without"
@@ -74,8 +75,16 @@ def players_field() -> fields.List:
     )
 
 
+SEED_RANGE = "the seed must be a whole number from 0 to 2**64 - 1 (or left out: a random one)"
+
+
 def seed_field(**kwargs: object) -> fields.Integer:
-    return fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_SEED), **kwargs)
+    return fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_SEED, error=SEED_RANGE),
+        error_messages={"invalid": SEED_RANGE},
+        **kwargs,
+    )
 
 
 class CreateGameSchema(Schema):

@@ -168,8 +168,17 @@ def service() -> GameService:
 
 
 def bearer_token() -> str | None:
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+    """The request's token; None without an Authorization header, 401 for one of another form."""
+    header = request.headers.get("Authorization", "")
+    if not header.strip():
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise UnauthorizedError(
+            "the Authorization header must read `Bearer <token>`: the word Bearer, a space, and"
+            " the recorder's or a seat's token"
+        )
+    return token.strip()
 
 
 def if_match_version() -> int | None:

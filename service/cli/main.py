@@ -440,7 +440,7 @@ def simulate(
         raise click.BadParameter(error.message, param_hint="GAME_NAME") from None
     if players is not None and not game.min_players <= players <= game.max_players:
         raise click.BadParameter(
-            f"{game_name} is played by {game.min_players} to {game.max_players} players",
+            game.played_by(),
             param_hint="--players",
         )
     if seed is None:

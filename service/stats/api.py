@@ -84,8 +84,7 @@ def filters_of(query: dict[str, Any], game: str | None = None) -> StatsFilter:
         rules = get_game(game)
         if not rules.min_players <= players <= rules.max_players:
             raise InvalidRequestError(
-                f"{game} is played by {rules.min_players} to {rules.max_players} players,"
-                f" not {players}",
+                f"{rules.played_by()}, not {players}",
                 {"players": "out of range"},
             )
     return StatsFilter(players=players, player=query.get("player"), days=days_of(query))

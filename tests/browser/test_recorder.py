@@ -251,7 +251,7 @@ def test_the_new_game_form_shows_the_api_errors_and_opens_the_recorder(
     page.get_by_role("button", name="Start recording").click()
     expect(page.locator("#error-players")).to_be_visible()
     expect(page.locator("#error-players")).to_contain_text("2 to 5")
-    expect(page.locator("#form-error")).to_contain_text("mada is played by 2 to 5 players")
+    expect(page.locator("#form-error")).to_contain_text("Mada is played by 2 to 5 players")
     expect(page.locator("#player-0")).to_have_attribute("aria-invalid", "true")
 
     page.locator("#player-1").fill("Ben")

@@ -175,7 +175,7 @@ def test_options_outside_the_rules_are_refused(raw: Any) -> None:
 
 @pytest.mark.parametrize("players", [1, 3, 5])
 def test_tally_is_played_by_exactly_two(players: int) -> None:
-    with pytest.raises(InvalidOptionsError, match="2 to 2 players"):
+    with pytest.raises(InvalidOptionsError, match="Tally is played by 2 players"):
         GAME.options({}, players)
 
 

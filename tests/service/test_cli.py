@@ -94,7 +94,7 @@ def test_simulate_reports_a_game_that_does_not_end_within_the_cap(env: dict[str,
 def test_simulate_refuses_a_player_count_the_game_does_not_allow(env: dict[str, str]) -> None:
     done = run_cli(env, "simulate", "madcala", "-n", "1", "--players", "3")
     assert done.returncode == 2
-    assert "madcala is played by 2 to 2 players" in done.stderr
+    assert "Madcala is played by 2 players" in done.stderr
 
 
 def test_replay_of_an_unknown_game_says_so(env: dict[str, str]) -> None:
