@@ -159,12 +159,17 @@ class Game(ABC, Generic[S]):
             )
         return int(first_player)
 
+    def played_by(self) -> str:
+        """How many play it, in words: "Mada is played by 2 to 5 players"."""
+        low, high = self.min_players, self.max_players
+        count = f"{low} players" if low == high else f"{low} to {high} players"
+        return f"{self.name.title()} is played by {count}"
+
     def check_players(self, players: int) -> None:
         """A player count this game is played by, or InvalidOptionsError."""
         if not is_int(players) or not self.min_players <= players <= self.max_players:
             raise InvalidOptionsError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
-                f" not {players!r}",
+                f"{self.played_by()}, not {players!r}",
                 {"players": f"{self.min_players} to {self.max_players} players"},
             )
 
