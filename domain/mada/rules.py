@@ -419,6 +419,9 @@ class Mada(Game[MadaState]):
     def catalog_view(self, state: MadaState) -> dict[str, Any]:
         return display.catalog_view(state)
 
+    def describe(self, event: Event, players: Sequence[str]) -> str:
+        return display.describe(event, players)
+
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:
         self.check_options(raw, players, OPTION_NAMES)
         first_player = self.first_player_option(raw, players)

@@ -1,0 +1,510 @@
+"""Mada recorded by touching it (domain/mada/browser/mada.js's record), in a real Chromium on a
+390x844 phone: whole games where the test clicks nothing but elements carrying data-records-move
+(the cards of a hand, the draw pile, a seat's row, the buttons under the board, the picker's
+pictures, the confirmation), chosen with a seeded random.Random among those offered.
+
+At every step: a control that records is on the first screen (no scrolling), no control's words
+show raw data, the picker's options each show a picture; the move the service then stores is the
+one the controls touched named, and the page words it as the service does. A move that ends the
+game is confirmed first (declined once: nothing is recorded). Games are recorded in seeded mode
+(five players) and observed mode from the recorder's link, in seeded mode from each seat's own
+link, and once on a laptop's screen. Then the touches that make one move
+of several choices (a Double Lemur's target, the cards discarded after a lost round, in the order
+touched), and the words of a move, the same in the browser (mada.js's describe) as on the server
+(Game.describe).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from playwright.sync_api import Page, expect
+
+from domain.game import get_game
+from tests.browser.helpers import LiveServer, append, create, events, legal, state
+
+MADA = get_game("mada")
+RECORDER = "#recorder"
+PHONE = {"width": 390, "height": 844}
+FIVE = ["Ana", "Ben", "Caro", "Dan", "Eve"]
+LAPTOP = {"width": 1280, "height": 800}
+CONFIRM_TITLE = "This move ends the game"
+YES = "Yes: record it and end the game"
+NOT_YET = "No, not yet"
+# Raw data in a label: a list, an object, a coordinate pair, a card or cell id.
+RAW = re.compile(r"[\[\]{}]|\(\s*-?\d+\s*,\s*-?\d+\s*\)|\bcard \d+|\bc\d+\b")
+
+# What the page offers to touch now: the picker's options while it is open (it is modal), else the
+# board's targets and the buttons under it; each numbered (data-test-index) for the test to click,
+# with its words, where it is on the screen and whether it shows a picture. And every control that
+# records, anywhere on the page, for its words.
+CONTROLS_JS = """
+() => {
+  // A control's words as a screen reader says them: aria-label, else its text less hidden parts.
+  const wordsOf = (node) => {
+    if (node.getAttribute("aria-label")) return node.getAttribute("aria-label");
+    const option = node.querySelector(".option-label"); // a picker's option, less its count
+    if (option) return option.textContent.trim();
+    const copy = node.cloneNode(true);
+    for (const hidden of copy.querySelectorAll("[aria-hidden='true']")) hidden.remove();
+    return copy.textContent.replace(/\\s+/g, " ").trim();
+  };
+  const picker = document.getElementById("picker");
+  const open = !picker.hidden;
+  const scope = open
+    ? [...picker.querySelectorAll("#picker-options [data-records-move]")]
+    : [...document.querySelectorAll("#board [data-records-move], #actions [data-records-move]")];
+  const usable = scope.filter(
+    (node) => !node.disabled && node.getAttribute("aria-disabled") !== "true");
+  for (const node of document.querySelectorAll("[data-test-index]")) {
+    node.removeAttribute("data-test-index");
+  }
+  usable.forEach((node, index) => node.setAttribute("data-test-index", String(index)));
+  return {
+    open,
+    title: document.getElementById("picker-title").textContent,
+    version: Number(document.getElementById("recorder").dataset.version),
+    scrolled: window.scrollY,
+    every: [...document.querySelectorAll("[data-records-move]")].map((node) => [
+      wordsOf(node), node.textContent || "",
+    ]),
+    controls: usable.map((node) => {
+      const box = node.getBoundingClientRect();
+      return {
+        label: wordsOf(node),
+        top: box.top,
+        bottom: box.bottom,
+        picture: Boolean(node.querySelector("svg")),
+        onBoard: Boolean(node.closest("#board")),
+      };
+    }),
+  };
+}
+"""
+
+# What changes when the page has taken a touch: the version, the picker, the controls offered.
+SIGNATURE_JS = """
+() => {
+  const picker = document.getElementById("picker");
+  const nodes = document.querySelectorAll("#board [data-records-move], "
+    + "#actions [data-records-move], #picker-options [data-records-move]");
+  return JSON.stringify([document.getElementById("recorder").dataset.version, picker.hidden,
+    document.getElementById("picker-title").textContent,
+    [...nodes].map((node) => node.getAttribute("aria-label") || node.textContent)]);
+}
+"""
+
+# Settled: not busy, and either something to touch or the game over. (A closed picker keeps its
+# last options: they do not count.)
+READY_JS = """
+() => {
+  const root = document.getElementById("recorder");
+  if (root.dataset.busy !== "false") return false;
+  if (root.dataset.finished === "true") return true;
+  const open = !document.getElementById("picker").hidden;
+  return Boolean(document.querySelector(open
+    ? "#picker-options [data-records-move]"
+    : "#board [data-records-move], #actions [data-records-move]"));
+}
+"""
+
+
+@pytest.fixture
+def viewport() -> dict[str, int]:
+    return PHONE
+
+
+def open_page(
+    page: Page, server: LiveServer, game: dict[str, Any], seat: int | None = None
+) -> None:
+    token = game["token"] if seat is None else game["seat_tokens"][seat]
+    page.goto(f"{server.url}/games/{game['id']}/record#token={token}")
+    expect(page.locator(RECORDER)).to_have_attribute("data-ready", "true")
+    page.wait_for_function(READY_JS)
+
+
+def finished(page: Page) -> bool:
+    return page.locator(RECORDER).get_attribute("data-finished") == "true"
+
+
+class Touches:
+    """Touches on the pages of one game, chosen at random among those offered, each checked."""
+
+    def __init__(
+        self, client: FlaskClient, game: dict[str, Any], chooser: random.Random, height: int
+    ) -> None:
+        self.client = client
+        self.game = game
+        self.chooser = chooser
+        self.height = height
+        self.declined = 0  # game-ending moves declined, then...
+        self.confirmed = 0  # ...confirmed
+        self.where: Counter[str] = Counter()  # "board", "button" or "picker"
+        self.said: list[str] = []  # the words of the controls touched since the last move
+        self.counts_shown = 0  # pickers that showed a count for equal cards
+
+    def look(self, page: Page) -> dict[str, Any]:
+        """The controls now, checked as the contract asks, at the top of the page."""
+        page.wait_for_function(READY_JS)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        seen: dict[str, Any] = page.evaluate(CONTROLS_JS)
+        assert seen["scrolled"] == 0
+        controls = seen["controls"]
+        assert controls, f"nothing to touch at version {seen['version']}"
+        first = [c for c in controls if c["top"] >= 0 and c["bottom"] <= self.height]
+        assert first, f"no control on the first screen: {controls}"
+        for label, words in seen["every"]:
+            assert (label or words).strip(), "a control without words"
+            for said in (label, words):
+                assert not RAW.search(said), f"raw data in a control's words: {said!r}"
+        if seen["open"] and seen["title"] != CONFIRM_TITLE:
+            assert all(control["picture"] for control in controls), controls
+            self.counts_shown += page.locator("#picker-options .count").count() > 0
+        return seen
+
+    def touch(self, page: Page, wanted: str | None = None) -> None:
+        """One touch (the control saying ``wanted``, else one at random); waits until the page
+        has taken it, and checks what it then says it recorded."""
+        seen = self.look(page)
+        controls = seen["controls"]
+        labels = [control["label"] for control in controls]
+        if seen["open"] and seen["title"] == CONFIRM_TITLE:
+            # The frame asks before a move that ends the game: once "not yet", then "yes".
+            assert sorted(labels) == sorted([YES, NOT_YET]), labels
+            wanted = YES if self.declined else NOT_YET
+            if self.declined:
+                self.confirmed += 1
+            else:
+                self.declined += 1
+        index = labels.index(wanted) if wanted else self.chooser.randrange(len(controls))
+        chosen = controls[index]
+        self.where["picker" if seen["open"] else "board" if chosen["onBoard"] else "button"] += 1
+        if chosen["label"] not in (YES, NOT_YET):
+            self.said.append(chosen["label"])
+        before = page.evaluate(SIGNATURE_JS)
+        page.locator(f'[data-records-move][data-test-index="{index}"]').click()
+        page.wait_for_function(
+            "(before) => document.getElementById('recorder').dataset.busy === 'false'"
+            f" && ({SIGNATURE_JS})() !== before",
+            arg=before,
+        )
+        version = int(page.locator(RECORDER).get_attribute("data-version") or "0")
+        if chosen["label"] == NOT_YET:
+            assert version == seen["version"], "declined, yet recorded"
+            self.said = []
+        if version != seen["version"]:
+            assert version == seen["version"] + 1
+            last = events(self.client, self.game, token=True)[-1]
+            check_touched(last, self.said, self.game["players"])
+            self.said = []
+            # The page words the stored move as the service does.
+            expect(page.locator("#recent li").last.locator(".text")).to_have_text(
+                MADA.describe(last, self.game["players"])
+            )
+
+
+CARD_NAMES = {"lemur": "Lemur", "double_lemur": "Double Lemur", "scorpion": "Scorpion"}
+
+
+def card_name(card: Any) -> str:
+    return CARD_NAMES.get(card, str(card))
+
+
+def check_touched(event: dict[str, Any], said: list[str], players: list[str]) -> None:
+    """The move stored is the one the controls touched said (the touches that made it: ``said``,
+    the picker's cards last)."""
+    words = MADA.describe(event, players)
+    kind = event["type"]
+    rest = words.split(" ", 2)[2] if " " in words else words  # "Ana plays a 7" -> "a 7"
+    target = players[event["target"]] if isinstance(event.get("target"), int) else None
+    if kind == "deal":
+        assert sorted(map(card_name, event["cards"])) == sorted(said[-3:]), (event, said)
+    elif kind == "play" and event["card"] == "double_lemur":
+        assert any(f"swap piles with {target}".lower() in touched.lower() for touched in said)
+    elif kind == "play":
+        assert said[-1] == f"Play {rest}", (event, said)
+    elif kind == "draw":
+        assert said[0].startswith("Draw a card"), (event, said)
+        if "card" in event:
+            assert said[-1] == card_name(event["card"]), (event, said)
+    elif kind == "try_luck":
+        assert said[0].startswith("Try your luck"), (event, said)
+        if "card" in event:
+            assert said[-1] == card_name(event["card"]), (event, said)
+    elif kind == "scorpion_discard":
+        assert said[-1] == f"Discard {rest}", (event, said)
+    elif kind == "choose_target":
+        assert said[-1] == f"Swap piles with {target}", (event, said)
+    else:
+        assert kind == "round_discard", event
+        expected = "Keep every card" if not event["cards"] else f"Discard {rest}"
+        assert said[-1] == expected.removesuffix(" after losing the round"), (event, said)
+
+
+def record_whole_game(page: Page, touches: Touches) -> None:
+    made = 0
+    # Settled first: the page says the game is over a moment after it stops offering moves.
+    while page.wait_for_function(READY_JS) and not finished(page):
+        touches.touch(page)
+        made += 1
+        assert made < 2000, "the game does not end"
+
+
+def stored_types(client: FlaskClient, game: dict[str, Any]) -> Counter[str]:
+    return Counter(event["type"] for event in events(client, game))
+
+
+def check_over(client: FlaskClient, game: dict[str, Any], touches: Touches) -> None:
+    """The game ended on the page's touches, the last one confirmed after one "not yet"."""
+    recorded = client.get(f"/games/{game['id']}").json
+    assert recorded["status"] == "finished"
+    assert recorded["result"]["winners"]
+    assert touches.declined == 1 and touches.confirmed == 1
+    assert touches.where["board"] > 10 and touches.where["button"] > 0
+
+
+def test_a_seeded_game_recorded_by_touch_on_a_phone(page: Page, server: LiveServer) -> None:
+    client = server.client
+    game = create(client, players=FIVE, seed=21, options={"chance": "seeded"})
+    open_page(page, server, game)
+    touches = Touches(client, game, random.Random(5), PHONE["height"])
+    record_whole_game(page, touches)
+    check_over(client, game, touches)
+    types = stored_types(client, game)
+    assert {"play", "draw", "try_luck", "round_discard", "scorpion_discard"} <= set(types)
+
+
+def test_an_observed_game_recorded_by_touch_on_a_phone(page: Page, server: LiveServer) -> None:
+    client = server.client
+    game = create(client, players=["Ana", "Ben", "Caro"], seed=8, options={"chance": "observed"})
+    open_page(page, server, game)
+    touches = Touches(client, game, random.Random(11), PHONE["height"])
+    record_whole_game(page, touches)
+    check_over(client, game, touches)
+    types = stored_types(client, game)
+    # Every deal's three cards, and the card of every draw and try, picked from pictures.
+    assert types["deal"] == 3
+    assert touches.where["picker"] >= 9 + types["draw"] + types["try_luck"]
+    assert touches.counts_shown
+
+
+def test_each_seat_records_its_own_moves_on_its_own_page(page: Page, server: LiveServer) -> None:
+    client = server.client
+    players = ["Ana", "Ben", "Caro"]
+    game = create(client, players=players, seed=33, options={"chance": "seeded"})
+    pages = [page, page.context.new_page(), page.context.new_page()]
+    problems: list[str] = []
+    for other in pages[1:]:
+        other.on("pageerror", lambda error: problems.append(str(error)))
+    for seat, seat_page in enumerate(pages):
+        seat_page.goto(f"{server.url}/games/{game['id']}/record#token={game['seat_tokens'][seat]}")
+        expect(seat_page.locator("#recording-as")).to_contain_text(f"Recording as {players[seat]}")
+    touches = Touches(client, game, random.Random(17), PHONE["height"])
+    made = Counter[int]()
+    while (now := client.get(f"/games/{game['id']}").json)["status"] == "active":
+        version = now["version"]
+        awaited = state(client, game, version)["current_player"]
+        for seat_page in pages:
+            expect(seat_page.locator(RECORDER)).to_have_attribute("data-version", str(version))
+            expect(seat_page.locator(RECORDER)).to_have_attribute("data-busy", "false")
+        for seat, seat_page in enumerate(pages):
+            if seat != awaited:
+                # Not this seat's decision: nothing to record on its page.
+                expect(seat_page.locator("[data-records-move]")).to_have_count(0)
+        # The seat's phone in its hand (a page in the background has its timers slowed down).
+        pages[awaited].bring_to_front()
+        while client.get(f"/games/{game['id']}").json["version"] == version:
+            touches.touch(pages[awaited])
+        made[awaited] += 1
+        assert sum(made.values()) < 500, "the game does not end"
+    # A seat's page never asks to confirm (GET /legal marks no move as ending for a seat).
+    assert touches.declined == 0 and touches.confirmed == 0
+    assert all(made[seat] >= 5 for seat in range(3)), made
+    assert touches.where["board"] > 10
+    for seat_page in pages:
+        expect(seat_page.locator(RECORDER)).to_have_attribute("data-finished", "true")
+    for other in pages[1:]:
+        other.close()
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP])
+def test_a_two_player_observed_game_recorded_by_touch_on_a_laptop(
+    page: Page, server: LiveServer
+) -> None:
+    client = server.client
+    game = create(client, players=["Ana", "Ben"], seed=4, options={"chance": "observed"})
+    open_page(page, server, game)
+    touches = Touches(client, game, random.Random(3), LAPTOP["height"])
+    record_whole_game(page, touches)
+    check_over(client, game, touches)
+    assert stored_types(client, game)["deal"] == 2
+    # The board is drawn wide: a seat's hand, pile and cards set aside on one line.
+    assert page.locator("svg#board").get_attribute("viewBox").startswith("0 0 680 ")
+
+
+# One move of several touches ----------------------------------------------------------------
+
+
+def observed_game(client: FlaskClient, deals: list[list[Any]], moves: list[dict[str, Any]]) -> Any:
+    """An observed game of Ana, Ben and Caro: the deals, then the moves, appended by the API."""
+    game = create(client, players=["Ana", "Ben", "Caro"], seed=1, options={"chance": "observed"})
+    bodies = [{"type": "deal", "player": seat, "cards": cards} for seat, cards in enumerate(deals)]
+    for body in [*bodies, *moves]:
+        response = append(client, game, body)
+        assert response.status_code == 201, response.json
+    return game
+
+
+def board_labels(page: Page) -> list[str]:
+    found: list[str] = page.eval_on_selector_all(
+        "#board [data-records-move]", "nodes => nodes.map(node => node.getAttribute('aria-label'))"
+    )
+    return found
+
+
+def button_labels(page: Page) -> list[str]:
+    # A button's words (its picture, hidden from screen readers, aside).
+    words = page.locator("#actions button[data-records-move] > span").all_text_contents()
+    return [text.strip() for text in words]
+
+
+def test_a_double_lemur_is_played_then_the_row_touched_says_whose_pile(
+    page: Page, server: LiveServer
+) -> None:
+    client = server.client
+    play = [
+        {"type": "play", "player": seat, "card": card} for seat, card in ((0, 9), (1, 6), (2, 8))
+    ]
+    game = observed_game(client, [[5, 9, "double_lemur"], [2, 6, 7], [3, 4, 8]], play)
+    open_page(page, server, game)
+    touches = Touches(client, game, random.Random(0), PHONE["height"])
+    dl = "Play the Double Lemur, then touch whose pile Ana swaps with"
+    assert dl in board_labels(page)
+    assert "Play a 5" not in board_labels(page)  # lower than the 9 on Ana's pile: not offered
+    touches.touch(page, dl)
+    assert board_labels(page) == [
+        "Keep the Double Lemur in hand (choose another move)",
+        "Swap piles with Ben",
+        "Swap piles with Caro",
+    ]
+    assert button_labels(page) == ["Swap piles with Ben", "Swap piles with Caro"]
+    # Cancel records nothing (it is no control that records) and offers the turn again.
+    cancel = page.locator("#actions button", has_text="Cancel")
+    assert cancel.get_attribute("data-records-move") is None
+    cancel.click()
+    expect(page.locator("#board [data-records-move]").first).to_be_visible()
+    assert dl in board_labels(page) and "Draw a card into Ana's hand" in board_labels(page)
+    touches.touch(page, dl)
+    # Caro's row, on the board.
+    row = page.locator('#board g.mada-target.row[aria-label="Swap piles with Caro"]')
+    expect(row).to_have_count(1)
+    touches.touch(page, "Swap piles with Caro")
+    last = events(client, game, token=True)[-1]
+    assert (last["type"], last["card"], last["target"]) == ("play", "double_lemur", 2)
+    now = state(client, game, 7)
+    assert now["piles"][0] == [8] and now["piles"][2] == [9]
+
+    # Ben tries his luck and a Double Lemur comes up: he touches whose pile he swaps with.
+    touches.touch(page, "Try your luck: the top card goes onto Ben's pile")
+    expect(page.locator("#picker")).to_be_visible()
+    touches.touch(page, "Double Lemur")
+    assert board_labels(page) == ["Swap piles with Ana", "Swap piles with Caro"]
+    touches.touch(page, "Swap piles with Ana")
+    last = events(client, game, token=True)[-1]
+    assert (last["type"], last["player"], last["target"]) == ("choose_target", 1, 0)
+
+
+def test_the_cards_discarded_after_a_lost_round_go_in_the_order_touched(
+    page: Page, server: LiveServer
+) -> None:
+    client = server.client
+    moves = [
+        *(
+            {"type": "play", "player": seat, "card": card}
+            for seat, card in ((0, 12), (1, 5), (2, 8))
+        ),
+        {"type": "try_luck", "player": 0, "card": 2},  # lower than the 12: Ana loses the round
+    ]
+    game = observed_game(client, [[3, 4, 12], [5, 6, 7], [8, 9, 10]], moves)
+    assert state(client, game, 7)["pending"] == {"kind": "round_discard", "player": 0}
+    open_page(page, server, game)
+    touches = Touches(client, game, random.Random(0), PHONE["height"])
+    assert sorted(board_labels(page)) == ["Discard a 3", "Discard a 4"]
+    assert button_labels(page) == ["Keep every card"]  # the default: discard nothing
+    touches.touch(page, "Discard a 3")
+    assert sorted(board_labels(page)) == ["Discard a 4 second", "Keep a 3 (discarded first)"]
+    assert button_labels(page) == ["Discard a 3"]
+    touches.touch(page, "Discard a 4 second")
+    assert button_labels(page) == ["Discard a 3 and a 4"]
+    expect(page.locator("#board g.mada-target.chosen text")).to_have_text(["1", "2"])
+    touches.touch(page, "Keep a 3 (discarded first)")
+    touches.touch(page, "Discard a 3 second")
+    assert button_labels(page) == ["Discard a 4 and a 3"]
+    touches.touch(page, "Discard a 4 and a 3")
+    last = events(client, game, token=True)[-1]
+    assert (last["type"], last["player"], last["cards"]) == ("round_discard", 0, [4, 3])
+    assert state(client, game, 8)["discard"][-2:] == [4, 3]
+
+
+# Words ----------------------------------------------------------------------------------------
+
+
+def test_a_move_is_said_in_the_same_words_in_the_browser_and_on_the_server(
+    page: Page, server: LiveServer
+) -> None:
+    client = server.client
+    game = create(client, players=["Ana", "Ben", "Caro"], seed=6, options={"chance": "observed"})
+    chooser = random.Random(6)
+    said: list[dict[str, Any]] = []
+    while moves := legal(client, game):
+        assert append(client, game, chooser.choice(moves)).status_code == 201
+        if len(said) < 40:  # while it is on: hidden cards in the public's and a seat's view
+            said = events(client, game) + events(client, game, seat=1)
+    said += events(client, game, token=True)
+    said += [
+        {"type": "play", "player": 1, "card": "double_lemur"},
+        {"type": "play", "player": 1, "card": "double_lemur", "target": 0},
+        {"type": "draw", "player": 0},
+        {"type": "try_luck", "player": 2},
+        {"type": "try_luck", "player": 2, "card": 11},
+        {"type": "scorpion_discard", "player": 0, "card": 8},
+        {"type": "round_discard", "player": 2, "cards": []},
+        {"type": "round_discard", "player": 2, "cards": [1, "lemur", 13]},
+        {"type": "deal", "player": 1, "hidden": ["cards"]},
+        {"type": "draw", "player": 2, "hidden": ["card"]},
+        {"type": "retract"},
+    ]
+    open_page(page, server, game)
+    for players in (["Ana", "Ben", "Caro"], ["Ana", "Ben"]):
+        in_the_browser = page.evaluate(
+            "([events, players]) => events.map("
+            "(event) => Tabletape.describe(event, players, 'mada'))",
+            [said, players],
+        )
+        assert in_the_browser == [MADA.describe(event, players) for event in said]
+    kinds = {event["type"] for event in said}
+    assert kinds >= {"deal", "play", "draw", "try_luck", "round_discard", "retract"}
+    assert any("hidden" in event for event in said), "no hidden cards to word"
+    duel = ["Ana", "Ben"]
+    worded = {
+        "Ben plays a Double Lemur and swaps piles with Ana": (
+            {"type": "play", "player": 1, "card": "double_lemur"}
+        ),
+        "Caro discards a 1, a Lemur and a 13 after losing the round": (
+            {"type": "round_discard", "player": 2, "cards": [1, "lemur", 13]}
+        ),
+        "Ben is dealt 3 hidden cards": {"type": "deal", "player": 1, "hidden": ["cards"]},
+        "Caro draws a hidden card": {"type": "draw", "player": 2, "hidden": ["card"]},
+        "Ana draws a card": {"type": "draw", "player": 0},
+        "Caro tries their luck: an 11 comes up": {"type": "try_luck", "player": 2, "card": 11},
+    }
+    for words, event in worded.items():
+        assert MADA.describe(event, ["Ana", "Ben", "Caro"] if "Caro" in words else duel) == words
+    for event in said:
+        assert not RAW.search(MADA.describe(event, ["Ana", "Ben", "Caro"]))
