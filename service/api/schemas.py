@@ -65,7 +65,7 @@ def players_field() -> fields.List:
     return fields.List(
         fields.String(validate=check_name),
         required=True,
-        # How many a game takes is the game's to say, in its words (Mada: 2 to 5).
+        # How many a game takes is the game's to say, in its words (Game.played_by).
         validate=[validate.Length(max=16, error="at most 16 names"), check_distinct],
         metadata={
             "example": ["Ana", "Ben", "Caro"],

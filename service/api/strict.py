@@ -1,6 +1,6 @@
 """Strict query parameters: a parameter an endpoint does not know is a 400 naming those it knows.
 
-A misspelt filter (``/stats/mada?playrs=3``) must never answer unfiltered figures as if it had
+A misspelt filter (``/stats/<game>?playrs=3``) must never answer unfiltered figures as if it had
 been applied. What each operation knows is what the OpenAPI document says of it, built from the
 same marshmallow schemas that read the query: one source, so a new parameter is known once it is
 documented. The check runs before every request of the API's blueprints (the pages check their
