@@ -70,6 +70,8 @@ class Recorded:
     moves: int
     touches: int
     seconds_per_move: list[float]
+    # Touches whose control was below the first screen: a scroll before the touch.
+    scrolled: int = 0
 
     @property
     def touches_per_move(self) -> float:
@@ -96,7 +98,7 @@ def record_a_game(
     )
     page.goto(f"{url}/games/{game['id']}/record#token={game['token']}")
     settle(page)
-    touches = 0
+    touches = scrolled = 0
     seconds: list[float] = []
     began, at = time.perf_counter(), version(page)
     while page.locator("#recorder").get_attribute("data-finished") != "true":
@@ -106,7 +108,12 @@ def record_a_game(
             if not page.evaluate(CONTROLS):
                 break
             continue
-        page.locator(f'[data-bench="{chooser.randrange(count)}"]').click()
+        control = page.locator(f'[data-bench="{chooser.randrange(count)}"]')
+        box = control.bounding_box()
+        scroll = page.evaluate("() => window.scrollY")
+        if box is not None and box["y"] + scroll + box["height"] > PHONE["height"]:
+            scrolled += 1
+        control.click()
         touches += 1
         settle(page)
         now = version(page)
@@ -115,7 +122,7 @@ def record_a_game(
             began, at = time.perf_counter(), now
         if touches >= MAX_TOUCHES:
             raise RuntimeError(f"{game['game']} did not end in {MAX_TOUCHES} touches")
-    return Recorded(game["game"], game["options"]["chance"], mode, at, touches, seconds)
+    return Recorded(game["game"], game["options"]["chance"], mode, at, touches, seconds, scrolled)
 
 
 def run(seed: int) -> list[Recorded]:
@@ -149,7 +156,11 @@ def report(results: list[Recorded]) -> None:
     print(
         "Figure 10: a whole game recorded on a 390x844 phone, touch / list (same games, same run)"
     )
-    print(f"{'game':9} {'chance':9} {'moves':>5}  {'touches/move':>19}  {'s/move (median)':>21}")
+    below_header = "touches below the first screen"
+    print(
+        f"{'game':9} {'chance':9} {'moves':>5}  {'touches/move':>13}  {below_header:>27}"
+        f"  {'s/move (median)':>21}"
+    )
     by_key = {(r.game, r.chance, r.mode): r for r in results}
     for name, _, options in GAMES:
         chance = options["chance"]
@@ -157,8 +168,9 @@ def report(results: list[Recorded]) -> None:
         tpm = f"{touched.touches_per_move:.2f} / {listed.touches_per_move:.2f}"
         spm_touch = statistics.median(touched.seconds_per_move or [float("nan")])
         spm_list = statistics.median(listed.seconds_per_move or [float("nan")])
+        below = f"{touched.scrolled / touched.touches:.0%} / {listed.scrolled / listed.touches:.0%}"
         print(
-            f"{name:9} {chance:9} {touched.moves:>5}  {tpm:>19}  "
+            f"{name:9} {chance:9} {touched.moves:>5}  {tpm:>13}  {below:>27}  "
             f"{spm_touch:.2f} / {spm_list:.2f} s ({spm_touch / spm_list:.2f}x)"
         )
 
