@@ -94,6 +94,7 @@ def serve(
 
     from service.api.gunicorn_worker import worker_class as worker_class_name
 
+    _check_address_free(host, port)
     config = load_config()
     streams = _stream_limit(config["STREAM_LIMIT"], worker_class, connections, threads)
     # The workers load their settings from the environment.
@@ -138,6 +139,23 @@ def serve(
             supervised.stop()
         if embedded is not None:
             embedded.stop()
+
+
+def _check_address_free(host: str, port: int) -> None:
+    """Say at once, and how to mend it, when the address is taken (gunicorn would retry for five
+    seconds, then say "Can't connect")."""
+    import socket
+
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise click.ClickException(
+                f"cannot serve on {host}:{port}: {error.strerror or error}. Another program (or"
+                " another `tabletape serve`) uses that port: choose another with --port, or stop"
+                " it"
+            ) from None
 
 
 def _stream_limit(configured: int, worker_class: str, connections: int, threads: int) -> int:
@@ -417,8 +435,18 @@ PLAYER_NAMES = ("Ana", "Ben", "Caro", "Dan", "Eva", "Finn", "Gus", "Hana")
     show_default=True,
     help="give up on a game that has not ended after this many moves",
 )
+@click.option(
+    "--names",
+    help="the players to draw each game's seats from, comma-separated (Kim,Lou,Max)"
+    "  [default: Ana, Ben, Caro... the first of them in every game]",
+)
 def simulate(
-    game_name: str, count: int, players: int | None, seed: int | None, max_events: int
+    game_name: str,
+    count: int,
+    players: int | None,
+    seed: int | None,
+    max_events: int,
+    names: str | None,
 ) -> None:
     """Record N random complete games of a game, through the service's own store.
 
@@ -443,6 +471,13 @@ def simulate(
             game.played_by(),
             param_hint="--players",
         )
+    pool = [name.strip() for name in (names or "").split(",") if name.strip()]
+    if names is not None and len(pool) < (players or game.min_players):
+        raise click.BadParameter(
+            f"{len(pool)} name{'' if len(pool) == 1 else 's'} for games of"
+            f" {players or game.min_players} or more players: give at least as many",
+            param_hint="--names",
+        )
     if seed is None:
         seed = int.from_bytes(os.urandom(4), "big")
     click.echo(f"seed {seed}", err=True)
@@ -457,10 +492,15 @@ def simulate(
             file=sys.stderr,
         ) as bar:
             for _ in range(count):
-                seats = players or chooser.randint(game.min_players, game.max_players)
-                names = [*PLAYER_NAMES, *(f"P{i + 1}" for i in range(8, seats))][:seats]
+                most = min(game.max_players, len(pool)) if pool else game.max_players
+                seats = players or chooser.randint(game.min_players, most)
+                seated = (
+                    chooser.sample(pool, seats)
+                    if pool
+                    else [*PLAYER_NAMES, *(f"P{i + 1}" for i in range(8, seats))][:seats]
+                )
                 record, tokens = services.games.create(
-                    game_name, names, chooser.getrandbits(64), {}
+                    game_name, seated, chooser.getrandbits(64), {}
                 )
                 state: Any = game.new_game(seats, record.seed, record.options)
                 moves_made = 0
@@ -477,7 +517,7 @@ def simulate(
                     if result is not None:
                         break
                 if result is not None:
-                    outcome = _result(result, names)
+                    outcome = _result(result, seated)
                 else:
                     unfinished += 1
                     outcome = (

@@ -6,7 +6,11 @@ test_archive.py; the help pages are read in-process, command by command.
 
 from __future__ import annotations
 
+import os
 import re
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -153,3 +157,31 @@ def test_replay_folds_retractions_and_marks_the_voided_moves(
     moves = [line for line in shown.stdout.splitlines() if re.match(r"\s*\d+  ", line)]
     assert len(moves) == 3
     assert "(voided)" in moves[0] and "retract" in moves[1] and "(voided)" not in moves[2]
+
+
+def test_simulate_draws_its_players_from_the_names_given(env: dict[str, str], app: Flask) -> None:
+    names = ["Kim", "Lou", "Max", "Noor"]
+    done = run_cli(env, "simulate", "mada", "-n", "4", "--seed", "5", "--names", ",".join(names))
+    assert done.returncode == 0, done.stderr
+    client = app.test_client()
+    seated = [client.get(f"/games/{game}").json["players"] for game in simulated_ids(done.stdout)]
+    assert all(set(players) <= set(names) for players in seated)
+    assert len({name for players in seated for name in players}) > 2
+    too_few = run_cli(env, "simulate", "mada", "-n", "1", "--players", "3", "--names", "Kim,Lou")
+    assert too_few.returncode == 2 and "--names" in too_few.stderr
+
+
+def test_serve_on_a_port_in_use_says_so_and_names_the_option(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port),
+             "--no-worker"],
+            env={**os.environ, "TABLETAPE_DATA_DIR": str(tmp_path)},
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 1
+    assert f"127.0.0.1:{port}" in done.stderr and "--port" in done.stderr
+    assert "Traceback" not in done.stderr
