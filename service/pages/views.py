@@ -132,7 +132,7 @@ def viewer(game_id: str) -> str:
     record = service().get(game_id)
     game = get_game(record.game)
     events = listed_events(record)
-    at = _requested_at(record.version)
+    at, at_problem = _requested_at(record.version)
     colours = seat_colours(record)
     moves = [
         {
@@ -174,6 +174,7 @@ def viewer(game_id: str) -> str:
         winners=set((record.result or {}).get("winners", [])),
         data=data,
         status_line=status_line(at, record.version, moves),
+        at_problem=at_problem,
         drawing=drawing_script(game),
         commitment=commitment_check(record),
     )
@@ -226,10 +227,20 @@ def game_asset(game: str, filename: str) -> Response:
     return send_from_directory(str(resources.files(package)), filename)
 
 
-def _requested_at(version: int) -> int:
-    """The move the viewer opens at: ``?at=`` (digits 0-9 only), else the last."""
-    at = ascii_int(request.args.get("at"))
-    return version if at is None else min(at, version)
+def _requested_at(version: int) -> tuple[int, str]:
+    """The move the viewer opens at (``?at=``, else the last), and what to say of an ``?at=``
+    that names no move of the game: the page then opens at the last, and says so."""
+    sent = request.args.get("at")
+    at = ascii_int(sent)
+    if sent is None or sent == "":
+        return version, ""
+    if at is None or at > version:
+        moves = f"{version} move{'' if version == 1 else 's'}"
+        return version, (
+            f"There is no move {sent!s:.20} in this game: ?at= takes a move's number from 0 (the"
+            f" start) to {version}, and the game has {moves}. Showing the last."
+        )
+    return at, ""
 
 
 def status_line(at: int, version: int, moves: list[dict[str, Any]]) -> str:

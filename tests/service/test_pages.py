@@ -216,3 +216,16 @@ def test_the_recorder_of_an_unknown_game_is_a_404_page(client: FlaskClient) -> N
     response = client.get("/games/nope/record")
     assert response.status_code == 404 and response.mimetype == "text/html"
     assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+
+
+def test_a_move_the_viewer_is_asked_for_that_is_not_there_is_said(client: FlaskClient) -> None:
+    game = create(client, players=["Ana", "Ben"], seed=2)
+    for _ in range(3):
+        assert append(client, game, legal(client, game)[0]).status_code == 201
+    for asked in ("abc", "999999", "-1", "4"):
+        page = client.get(f"/games/{game['id']}/view?at={asked}").get_data(as_text=True)
+        assert 'id="at-problem"' in page, asked
+        assert "no move" in page and "0 (the start) to 3" in page
+    for asked in ("0", "3", ""):
+        page = client.get(f"/games/{game['id']}/view?at={asked}").get_data(as_text=True)
+        assert 'id="at-problem"' not in page, asked
