@@ -395,9 +395,7 @@ def stats_view(game: str) -> Page:
 def stats_plots(figures: dict[str, Any]) -> dict[str, Any]:
     """The three plots of a game's statistics, and its players best first."""
     seats = figures["seat_advantage"]
-    score_bars = [
-        (_score_label(score), count) for score, count in figures["scores"]["distribution"].items()
-    ]
+    score_bars = score_histogram(figures["scores"]["distribution"])
     seat_bars = [(f"seat {seat}", wins) for seat, wins in enumerate(seats["wins_by_seat"])]
     length_bars = [(_length_label(name), value) for name, value in figures["length"].items()]
     return {
@@ -512,6 +510,16 @@ def rating_plot(history: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _count(value: float, noun: str) -> str:
     return f"{shown_number(value)} {noun}{'' if value == 1 else 's'}"
+
+
+def score_histogram(distribution: dict[str, int]) -> list[tuple[str, int]]:
+    """The score plot's bars: every whole score from the lowest made to the highest, those no one
+    made at 0 (a gap is seen, not closed up); scores with a fraction as they are."""
+    values = {_score_label(score): count for score, count in distribution.items()}
+    whole = [int(label) for label in values if re.fullmatch(r"-?\d+", label)]
+    if len(whole) != len(values) or not whole or max(whole) - min(whole) > 200:
+        return list(values.items())
+    return [(str(score), values.get(str(score), 0)) for score in range(min(whole), max(whole) + 1)]
 
 
 def _score_label(score: str) -> str:

@@ -229,3 +229,12 @@ def test_a_move_the_viewer_is_asked_for_that_is_not_there_is_said(client: FlaskC
     for asked in ("0", "3", ""):
         page = client.get(f"/games/{game['id']}/view?at={asked}").get_data(as_text=True)
         assert 'id="at-problem"' not in page, asked
+
+
+def test_the_score_histogram_shows_every_score_in_its_range() -> None:
+    from service.pages.views import score_histogram
+
+    bars = score_histogram({"1": 2, "4": 1, "2.0": 3})
+    assert bars == [("1", 2), ("2", 3), ("3", 0), ("4", 1)]
+    # Scores with a fraction are shown as they come.
+    assert score_histogram({"1.5": 1, "3": 2}) == [("1.5", 1), ("3", 2)]
