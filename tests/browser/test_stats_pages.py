@@ -69,3 +69,19 @@ def test_the_statistics_pages_fit_a_phone(page: Page, server: LiveServer) -> Non
     page.goto(f"{server.url}/players/Ana/view")
     box = page.locator('svg[data-plot="history-mada"]').bounding_box()
     assert box is not None and 300 <= box["width"] <= 375
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}])
+def test_every_table_fits_a_phone_without_a_sideways_scroll(page: Page, server: LiveServer) -> None:
+    finished_games(server, count=2)
+    for path in ("/ratings/mada/view", "/players/Ana/view", "/stats/mada/view", "/"):
+        page.goto(f"{server.url}{path}")
+        expect(page.locator("main").first).to_be_attached()
+        scrolls = page.evaluate(
+            "() => [...document.querySelectorAll('.table-scroll')]"
+            ".filter((n) => n.scrollWidth > n.clientWidth + 1).length"
+        )
+        assert scrolls == 0, path
+    # The leaderboard keeps what it ranks by on a phone.
+    page.goto(f"{server.url}/ratings/mada/view")
+    expect(page.get_by_role("columnheader", name="Rating")).to_be_visible()
