@@ -13,44 +13,20 @@ from __future__ import annotations
 
 import argparse
 import random
-import shutil
-import subprocess
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import redis
-
 from domain import get_game
 from service.app import build_services
 from service.config import load_config
+from tests.aof_redis import aof_redis
 from tests.served import free_port
 
 MADA = get_game("mada")
 THREADS = 4
-
-
-def start_redis(folder: Path, port: int, appendfsync: str) -> subprocess.Popen[bytes]:
-    executable = shutil.which("redis-server")
-    if executable is None:
-        raise SystemExit("figure 11 needs redis-server (apt-get install redis-server)")
-    folder.mkdir(parents=True, exist_ok=True)
-    process = subprocess.Popen(
-        [executable, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
-         "--appendonly", "yes", "--appendfsync", appendfsync, "--save", "",
-         "--daemonize", "no", "--logfile", str(folder / "redis.log")],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    client = redis.Redis(port=port)
-    for _ in range(200):
-        try:
-            client.ping()
-            return process
-        except redis.RedisError:
-            time.sleep(0.05)
-    raise SystemExit(f"redis-server did not start: {folder / 'redis.log'}")
 
 
 def appends_per_second(services: Any, seconds: float, seed: int) -> float:
@@ -91,15 +67,11 @@ def main() -> None:
         for number in range(options.rounds):
             for mode, appendfsync in (("everysec", "everysec"), ("fsync", "always")):
                 port = free_port()
-                server = start_redis(Path(scratch) / f"{mode}-{number}", port, appendfsync)
-                try:
+                with aof_redis(Path(scratch) / f"{mode}-{number}", port, appendfsync):
                     config = {"REDIS_URL": f"redis://127.0.0.1:{port}/0", "DURABILITY": mode,
                               "DATA_DIR": scratch, "RATE_LIMIT": ""}  # fmt: skip
                     services = build_services(load_config(config))
                     measured[mode].append(appends_per_second(services, options.seconds, number))
-                finally:
-                    server.kill()
-                    server.wait()
     best = {mode: max(values) for mode, values in measured.items()}
     print("Figure 11: appends/s in process, 4 threads, DURABILITY=fsync against everysec")
     for mode, values in measured.items():

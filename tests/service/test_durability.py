@@ -9,13 +9,9 @@ its AOF in the test's folder, so that it can be killed and started again on the 
 from __future__ import annotations
 
 import random
-import shutil
 import signal
-import subprocess
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -26,41 +22,10 @@ from service.app import build_services
 from service.config import load_config
 from service.store.durability import DurabilityError
 from service.store.embedded import EmbeddedRedis
+from tests.aof_redis import aof_redis
 from tests.served import free_port
 
 MADA = get_game("mada")
-
-
-@contextmanager
-def redis_server(folder: Path, port: int, appendfsync: str) -> Iterator[subprocess.Popen[bytes]]:
-    executable = shutil.which("redis-server")
-    if executable is None:
-        pytest.fail(
-            "the durability tests need Debian's redis-server (apt-get install redis-server)"
-        )
-    folder.mkdir(parents=True, exist_ok=True)
-    process = subprocess.Popen(
-        [executable, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder),
-         "--appendonly", "yes", "--appendfsync", appendfsync, "--save", "",
-         "--daemonize", "no", "--logfile", str(folder / "redis.log")],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    client = redis.Redis(port=port, socket_timeout=1)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            if client.ping():
-                break
-        except redis.RedisError as error:
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError(f"redis-server did not start: {folder / 'redis.log'}") from error
-            time.sleep(0.05)
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(10)
 
 
 def settings(port: int, tmp_path: Path, durability: str) -> dict[str, object]:
@@ -76,7 +41,7 @@ def settings(port: int, tmp_path: Path, durability: str) -> dict[str, object]:
 
 def test_fsync_mode_refuses_a_store_that_does_not_fsync_each_write(tmp_path: Path) -> None:
     port = free_port()
-    with redis_server(tmp_path / "redis", port, "everysec"):
+    with aof_redis(tmp_path / "redis", port, "everysec"):
         with pytest.raises(DurabilityError, match="appendfsync always"):
             build_services(settings(port, tmp_path, "fsync"))
         # The default mode takes it as it is.
@@ -86,7 +51,7 @@ def test_fsync_mode_refuses_a_store_that_does_not_fsync_each_write(tmp_path: Pat
 def test_an_unknown_durability_is_refused(tmp_path: Path) -> None:
     port = free_port()
     with (
-        redis_server(tmp_path / "redis", port, "always"),
+        aof_redis(tmp_path / "redis", port, "always"),
         pytest.raises(DurabilityError, match="everysec, fsync"),
     ):
         build_services(settings(port, tmp_path, "sometimes"))
@@ -97,7 +62,7 @@ def test_no_acknowledged_append_is_lost_to_a_kill_9_in_fsync_mode(tmp_path: Path
     folder = tmp_path / "redis"
     acknowledged: list[tuple[str, int]] = []
     lock = threading.Lock()
-    with redis_server(folder, port, "always") as server:
+    with aof_redis(folder, port, "always") as server:
         services = build_services(settings(port, tmp_path, "fsync"))
         stop = threading.Event()
 
@@ -127,7 +92,7 @@ def test_no_acknowledged_append_is_lost_to_a_kill_9_in_fsync_mode(tmp_path: Path
         for thread in threads:
             thread.join(10)
     assert len(acknowledged) >= 200
-    with redis_server(folder, port, "always"):
+    with aof_redis(folder, port, "always"):
         client = redis.Redis(port=port, decode_responses=True)
         prefix = load_config()["KEY_PREFIX"]
         lost = [
