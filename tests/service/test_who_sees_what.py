@@ -25,7 +25,7 @@ from flask.testing import FlaskClient
 
 from tests.conftest import make_app
 from tests.record_check import check_finished_game
-from tests.service.test_api import assert_error
+from tests.service.test_api import assert_error, auth, create
 
 # The contract's hidden event fields: event type -> fields only the event's player sees.
 PRIVATE_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -306,3 +306,23 @@ def test_an_active_games_export_is_the_recorders_and_imports_with_new_secrets(
     assert copy.status_code == 201
     assert copy.json["seed_salt"] != exported["seed_salt"]
     assert len(copy.json["seat_tokens"]) == 2 and copy.json["token"] != table.game["token"]
+
+
+def test_only_the_recorder_is_told_which_moves_end_the_game(client: FlaskClient) -> None:
+    """A seat's moves may name outcomes it cannot see (is that card really unseen? will the card
+    revealed be lower?): which of them end the game would tell it. So /legal's `ending` is the
+    recorder's only, and false throughout for a seat, whose page then does not ask first."""
+    game = create(client, game="madcala", players=["Ana", "Ben"], seed=4,
+                  options={"health": 1, "first_player": 0})  # fmt: skip
+    for _ in range(200):
+        listed = client.get(f"/games/{game['id']}/legal", headers=auth(game)).json
+        if any(listed["ending"]):
+            break
+        assert client.post(f"/games/{game['id']}/events", json=listed["moves"][0],
+                           headers=auth(game)).status_code == 201  # fmt: skip
+    assert any(listed["ending"]), "no move of the game ended it"
+    assert len(listed["ending"]) == len(listed["moves"])
+    for token in game["seat_tokens"]:
+        answer = client.get(f"/games/{game['id']}/legal",
+                            headers={"Authorization": f"Bearer {token}"}).json  # fmt: skip
+        assert not any(answer["ending"]) and len(answer["ending"]) == len(answer["moves"])
