@@ -54,8 +54,14 @@ def test_the_stats_page_plots_the_archived_games(page: Page, server: LiveServer)
         assert box is not None and box["width"] > 200 and box["height"] > 100
         assert (plot.locator("desc").text_content() or "").strip()
 
-    distribution = figures["scores"]["distribution"]
-    assert bars(page, "scores") == [(score, float(seats)) for score, seats in distribution.items()]
+    distribution = {
+        int(float(score)): seats for score, seats in figures["scores"]["distribution"].items()
+    }
+    # Every whole score from the lowest to the highest: those no one made at 0.
+    every = range(min(distribution), max(distribution) + 1)
+    assert bars(page, "scores") == [
+        (str(score), float(distribution.get(score, 0))) for score in every
+    ]
     wins = figures["seat_advantage"]["wins_by_seat"]
     assert bars(page, "seats") == [(f"seat {seat}", float(n)) for seat, n in enumerate(wins)]
     length = dict(bars(page, "length"))
