@@ -30,19 +30,6 @@ def sent_filters(args: Mapping[str, str], schema: Schema) -> dict[str, str]:
     return {name: args[name] for name in schema.fields if args.get(name)}
 
 
-def check_known(args: Mapping[str, str], schema: Schema, failing: str) -> None:
-    """InvalidRequestError for a parameter the page does not take: a misspelt filter
-    (``?playrs=3``) must not show every game as if no filter had been asked for."""
-    known = sorted(schema.fields)
-    unknown = sorted(set(args) - set(known))
-    if unknown:
-        raise InvalidRequestError(
-            f"{failing}: {', '.join(unknown)} is not one of this page's filters, which are"
-            f" {', '.join(known)}",
-            {"unknown": unknown, "known": known},
-        )
-
-
 def loaded_query(sent: Mapping[str, str], schema: Schema, failing: str) -> dict[str, Any]:
     """``sent`` read by the API's ``schema``; InvalidRequestError, whose message starts with
     ``failing`` and names each field at fault, for a malformed query."""

@@ -42,8 +42,6 @@ from service.errors import InvalidRequestError, NotFoundError
 from service.games import GameService
 from service.pages.plots import bar_plot, line_plot, shown_number
 from service.pages.stats import (
-    FILTERS_FAIL,
-    check_known,
     filter_words,
     head_to_head,
     loaded_query,
@@ -375,7 +373,6 @@ def stats_view(game: str) -> Page:
         "with_player": True,
     }
     try:
-        check_known(request.args, GameStatsQuerySchema(), FILTERS_FAIL)
         filters = page_filters(sent, GameStatsQuerySchema(), game)
     except InvalidRequestError as error:
         return render_template("stats.html", game=game, form=form, error=error), 400
@@ -438,10 +435,10 @@ def ratings_view(game: str) -> Page:
     """A game's leaderboard: GET /ratings/{game}, paged by its cursor."""
     _known_game(game)
     sent = sent_filters(request.args, RatingsQuerySchema())
-    failing = "This page of the leaderboard cannot be shown"
     try:
-        check_known(request.args, RatingsQuerySchema(), failing)
-        query = loaded_query(sent, RatingsQuerySchema(), failing)
+        query = loaded_query(
+            sent, RatingsQuerySchema(), "This page of the leaderboard cannot be shown"
+        )
     except InvalidRequestError as error:
         return render_template("ratings.html", game=game, error=error), 400
     limit, offset = query["limit"], int(query.get("cursor") or 0)
@@ -465,7 +462,6 @@ def player_view(name: str) -> Page:
     sent = sent_filters(request.args, PlayerStatsQuerySchema())
     form = {"sent": sent, "seat_counts": _every_seat_count(), "with_player": False}
     try:
-        check_known(request.args, PlayerStatsQuerySchema(), FILTERS_FAIL)
         filters = page_filters(sent, PlayerStatsQuerySchema())
     except InvalidRequestError as error:
         return render_template("player.html", name=name, form=form, error=error), 400

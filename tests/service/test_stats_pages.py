@@ -358,16 +358,3 @@ def test_the_viewer_and_the_index_link_each_name_to_its_page(client: FlaskClient
         page, _ = page_of(client, path)
         assert page.text("games-played") == "1", path
         assert len(page.points["history-mada"]) == 1, path
-
-
-@pytest.mark.parametrize(
-    "path", ["/stats/mada/view?playrs=3", "/players/Ana/view?sinse=2026-01-01",
-             "/ratings/mada/view?limt=5"],
-)  # fmt: skip
-def test_a_misspelt_filter_on_a_page_is_said_not_ignored(client: FlaskClient, path: str) -> None:
-    response = client.get(path)
-    assert response.status_code == 400
-    page = response.get_data(as_text=True)
-    misspelt = path.split("?")[1].split("=")[0]
-    assert f"{misspelt} is not one of this page" in page
-    assert "Every finished game" not in page
