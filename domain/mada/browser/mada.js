@@ -389,23 +389,12 @@
 
   /** A hint under the board: what to touch (not a control). */
   function hint(table, words) {
-    const note = document.createElement("p");
-    note.className = "hint mada-hint";
-    note.textContent = words;
-    note.style.flexBasis = "100%";
-    note.style.margin = "0";
-    table.actions.append(note);
+    table.hint(words, null, "mada-hint");
   }
 
   /** A plain button under the board that records nothing (cancel a choice in progress). */
   function plainButton(table, words, onActivate) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "secondary";
-    button.textContent = words;
-    button.addEventListener("click", onActivate);
-    table.actions.append(button);
-    return button;
+    return table.plainButton(words, onActivate);
   }
 
   /** A touch target over ``box`` on the board; ``chosen`` marks a card already chosen. */

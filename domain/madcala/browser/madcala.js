@@ -786,24 +786,12 @@
   }
 
   function prompt(t, words) {
-    const line = document.createElement("p");
-    line.className = "hint madcala-prompt";
-    line.style.flexBasis = "100%";
-    line.style.margin = "0";
-    line.textContent = words;
-    t.actions.append(line);
-    return line;
+    return t.hint(words, null, "madcala-prompt");
   }
 
   /** A button that takes no part in recording (going back): no data-records-move. */
   function plainButton(t, words, onActivate) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "secondary";
-    button.textContent = words;
-    button.addEventListener("click", onActivate);
-    t.actions.append(button);
-    return button;
+    return t.plainButton(words, onActivate);
   }
 
   function render() {

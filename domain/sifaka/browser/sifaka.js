@@ -500,15 +500,7 @@
   }
 
   function hint(table, words, picture) {
-    const note = document.createElement("p");
-    note.className = "hint sifaka-hint";
-    if (picture) {
-      const drawing = svg("svg", { viewBox: "0 0 48 64", width: 27, height: 36, "aria-hidden": "true", focusable: "false", class: "picture" });
-      picture(drawing);
-      note.append(drawing);
-    }
-    note.append(words);
-    table.actions.append(note);
+    table.hint(words, picture, "sifaka-hint");
   }
 
   /** On a phone, while the grid holds the targets, the board shows the grid only (the seats' rows

@@ -25,6 +25,8 @@
  *   target(node, words)  make a drawn node a touch target that records (data-records-move,
  *                        role=button, tabindex, label; Enter and Space touch it)
  *   button(words, onActivate, picture)  a button in the action area, a picture on it if given
+ *   plainButton(words, onActivate)  a button there that records nothing (cancel, go back)
+ *   hint(words, picture, className)  a line there saying what to touch (not a control)
  *   pick({title, options: [{label, value, picture, count}]})  the picker sheet: a Promise of
  *                        the value chosen, null if cancelled; picture(svg) draws each option
  *   record(body, words)  append the move (a move that ends the game is confirmed first)
@@ -493,6 +495,8 @@
         chanceFields,
         target,
         button: actionButton,
+        plainButton,
+        hint,
         pick,
         record,
         focus: focusNext,
@@ -546,6 +550,24 @@
       });
       actions.append(button);
       return button;
+    }
+
+    /** A button under the board that records nothing (going back, cancelling a choice). */
+    function plainButton(words, onActivate) {
+      const button = element("button", { type: "button", class: "secondary", text: words });
+      button.addEventListener("click", onActivate);
+      actions.append(button);
+      return button;
+    }
+
+    /** A line under the board saying what to touch (not a control), a picture before it if
+     * given; ``className`` names it for the game's own tests and styles. */
+    function hint(words, picture, className) {
+      const line = element("p", { class: className ? `hint ${className}` : "hint" });
+      if (picture) line.append(pictureOf(picture));
+      line.append(words);
+      actions.append(line);
+      return line;
     }
 
     function focusNext() {
