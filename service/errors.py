@@ -162,7 +162,8 @@ def _int_text(value: int) -> str:
     return str(value) if value.bit_length() < 10_000 else f"an integer of {value.bit_length()} bits"
 
 
-def _domain_error(error: TabletapeError) -> Response:
+def domain_error_response(error: TabletapeError) -> Response:
+    """The contract's JSON error body and status for an error the service or the domain raised."""
     status, code = next(
         (_STATUS_OF[kind] for kind in type(error).__mro__ if kind in _STATUS_OF),
         (400, "invalid_request"),
@@ -238,7 +239,7 @@ def _unexpected(error: Exception) -> Response:
 
 
 def register_error_handlers(app: Flask) -> None:
-    app.register_error_handler(TabletapeError, _domain_error)
+    app.register_error_handler(TabletapeError, domain_error_response)
     app.register_error_handler(HTTPException, _http_error)
     # A plain Redis or a cluster that cannot serve now (a master down, a slot moving): 503.
     for unavailable in STORE_UNAVAILABLE:

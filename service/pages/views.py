@@ -41,6 +41,8 @@ from service.api.requests import ascii_int
 from service.errors import InvalidRequestError, NotFoundError
 from service.games import GameService
 from service.pages.plots import bar_plot, line_plot, shown_number
+from service.pages.refusals import PageRefusal, answer, refuse_unknown_parameters, refused_with
+from service.pages.results import result_words
 from service.pages.stats import (
     filter_words,
     head_to_head,
@@ -48,7 +50,8 @@ from service.pages.stats import (
     page_filters,
     sent_filters,
 )
-from service.stats.figures import game_stats, player_stats
+from service.stats.api import two_names
+from service.stats.figures import game_stats, known_players, player_stats, versus_stats
 from service.stats.ratings import leaderboard, player_ratings, rating_history
 from service.stats.schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, RatingsQuerySchema
 from service.store.chain import seed_commitment
@@ -64,6 +67,12 @@ pages = Blueprint(
 )
 
 RECENT_GAMES = 30
+# The games a player's page lists at a time, newest first.
+PLAYER_GAMES = 10
+# What the pages take besides the API's filters: the index's and a player's games are paged by
+# ``cursor``; ``versus`` names whom a player's head to head is with.
+INDEX_PARAMETERS = ("cursor",)
+PLAYER_PAGE_PARAMETERS = ("cursor", "versus")
 
 # The longest text drawn as a QR code: a link with a token is about 100 characters.
 MAX_QR_TEXT = 512
@@ -98,9 +107,16 @@ def site() -> dict[str, Any]:
     return {"game_names": game_names()}
 
 
+# A page's 400s and 404s: HTML to a browser, the contract's JSON body to anyone else
+# (service.pages.refusals).
 @pages.errorhandler(NotFoundError)
-def not_found(error: NotFoundError) -> tuple[str, int]:
-    return render_template("not_found.html", message=error.message), 404
+def not_found(error: NotFoundError) -> Response:
+    return answer(error, "not_found.html", message=error.message)
+
+
+@pages.errorhandler(PageRefusal)
+def refused(refusal: PageRefusal) -> Response:
+    return answer(refusal.error, refusal.template, **refusal.context)
 
 
 @pages.errorhandler(DamagedRecordError)
@@ -111,6 +127,8 @@ def damaged_record(error: DamagedRecordError) -> tuple[str, int]:
 # The recent games --------------------------------------------------------------------------------
 @pages.route("/")
 def index() -> str:
+    with refused_with("refused.html", title="Recent games", address=url_for("pages.index")):
+        refuse_unknown_parameters(request.args, INDEX_PARAMETERS)
     # A page for people: a cursor that is not one (digits 0-9 only) shows the first page.
     found, next_cursor = service().list(
         game="",
@@ -359,11 +377,8 @@ def _known_game(name: str) -> Game[Any]:
         raise NotFoundError(error.message, error.details) from None
 
 
-Page = str | tuple[str, int]
-
-
 @pages.route("/stats/<game>/view")
-def stats_view(game: str) -> Page:
+def stats_view(game: str) -> str:
     """A game's statistics as plots, over the games the filters (the API's) let through."""
     rules = _known_game(game)
     sent = sent_filters(request.args, GameStatsQuerySchema())
@@ -372,10 +387,9 @@ def stats_view(game: str) -> Page:
         "seat_counts": list(range(rules.min_players, rules.max_players + 1)),
         "with_player": True,
     }
-    try:
+    with refused_with("stats.html", game=game, form=form):
+        refuse_unknown_parameters(request.args, GameStatsQuerySchema().fields)
         filters = page_filters(sent, GameStatsQuerySchema(), game)
-    except InvalidRequestError as error:
-        return render_template("stats.html", game=game, form=form, error=error), 400
     client, prefix = _store()
     figures = game_stats(client, prefix, game, filters)
     # A player's link keeps the filters their page takes too.
@@ -431,16 +445,15 @@ def stats_plots(figures: dict[str, Any]) -> dict[str, Any]:
 
 
 @pages.route("/ratings/<game>/view")
-def ratings_view(game: str) -> Page:
+def ratings_view(game: str) -> str:
     """A game's leaderboard: GET /ratings/{game}, paged by its cursor."""
     _known_game(game)
     sent = sent_filters(request.args, RatingsQuerySchema())
-    try:
+    with refused_with("ratings.html", game=game):
+        refuse_unknown_parameters(request.args, RatingsQuerySchema().fields)
         query = loaded_query(
             sent, RatingsQuerySchema(), "This page of the leaderboard cannot be shown"
         )
-    except InvalidRequestError as error:
-        return render_template("ratings.html", game=game, error=error), 400
     limit, offset = query["limit"], int(query.get("cursor") or 0)
     kept = {"limit": limit} if "limit" in sent else {}
     client, prefix = _store()
@@ -457,28 +470,58 @@ def ratings_view(game: str) -> Page:
 
 
 @pages.route("/players/<name:name>/view")
-def player_view(name: str) -> Page:
-    """A player's figures per game, ratings, usual opponents and rating over time."""
+def player_view(name: str) -> str:
+    """A player's games, newest first; their figures per game, ratings, usual opponents, head
+    to head with any name (``?versus=``), and rating over time."""
     sent = sent_filters(request.args, PlayerStatsQuerySchema())
     form = {"sent": sent, "seat_counts": _every_seat_count(), "with_player": False}
-    try:
-        filters = page_filters(sent, PlayerStatsQuerySchema())
-    except InvalidRequestError as error:
-        return render_template("player.html", name=name, form=form, error=error), 400
     client, prefix = _store()
+    opponent = request.args.get("versus", "")
+    versus_form = {"opponent": opponent, "names": known_players(client, prefix)}
+    with refused_with("player.html", name=name, form=form, versus_form=versus_form):
+        refuse_unknown_parameters(
+            request.args, [*PlayerStatsQuerySchema().fields, *PLAYER_PAGE_PARAMETERS]
+        )
+        filters = page_filters(sent, PlayerStatsQuerySchema())
+        if opponent:
+            two_names(name, opponent)
     ratings = player_ratings(client, prefix, name)
     return render_template(
         "player.html",
         name=name,
         form=form,
+        versus_form=versus_form,
         filtered=filter_words(filters),
         figures=player_stats(client, prefix, name, filters),
         ratings=ratings,
         duels=head_to_head(client, prefix, name, filters),
+        versus=versus_stats(client, prefix, name, opponent, filters) if opponent else None,
         histories={
             game: rating_plot(rating_history(client, prefix, name, game)) for game in ratings
         },
+        # The pager keeps the filters and the head to head shown.
+        **player_games(name, {**sent, **({"versus": opponent} if opponent else {})}),
     )
+
+
+def player_games(name: str, kept: dict[str, str]) -> dict[str, Any]:
+    """A page of the games ``name`` played, newest first (GET /games?player=NAME's listing and
+    cursor), each with its result in words; and the addresses of the next page and the first,
+    which keep the parameters ``kept``."""
+    # As on the index, a cursor that is not one (digits 0-9 only) shows the first page.
+    cursor = ascii_int(request.args.get("cursor"))
+    found, next_cursor = service().list(
+        game="", status="", player=name, limit=PLAYER_GAMES, cursor=cursor
+    )
+
+    def address(**page: Any) -> str:
+        return url_for("pages.player_view", name=name, _anchor="played-heading", **kept, **page)
+
+    return {
+        "played": [{"record": record, "result": result_words(record, name)} for record in found],
+        "older_games": address(cursor=next_cursor) if next_cursor is not None else None,
+        "newest_games": address() if cursor is not None else None,
+    }
 
 
 def _every_seat_count() -> list[int]:

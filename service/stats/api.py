@@ -90,6 +90,14 @@ def filters_of(query: dict[str, Any], game: str | None = None) -> StatsFilter:
     return StatsFilter(players=players, player=query.get("player"), days=days_of(query))
 
 
+def two_names(a: str, b: str) -> None:
+    """InvalidRequestError unless ``a`` and ``b`` differ: head to head needs two players."""
+    if a == b:
+        raise InvalidRequestError(
+            "head to head takes two different names", {"b": "the same name as a"}
+        )
+
+
 @stats.route("/stats/<game>")
 class GameStats(MethodView):
     @stats.arguments(GameStatsQuerySchema, location="query")
@@ -130,10 +138,7 @@ class Versus(MethodView):
         """Head to head: the finished games both ``a`` and ``b`` played, and each one's wins in
         them (a shared victory counts for each), in all and per game; filtered by ``game``,
         ``players``, ``since`` and ``until``."""
-        if a == b:
-            raise InvalidRequestError(
-                "head to head takes two different names", {"b": "the same name as a"}
-            )
+        two_names(a, b)
         game = query.get("game")
         if game is not None:
             get_game(game)  # an unknown game in the query is a 400 (UnknownGameError)

@@ -375,6 +375,19 @@ def versus_stats(
     }
 
 
+def known_players(client: StoreClient, prefix: str) -> list[str]:
+    """Every name that has finished a game of any game, sorted: the names a page offers to pick
+    from (each game's ``players`` hash has a ``games:<name>`` field per name it counted)."""
+    keys = StatsKeys(prefix)
+    names: set[str] = set()
+    for game_name in game_names():
+        for field_name in client.hkeys(keys.key(game_players_suffix(game_name))):
+            kind, _, name = field_name.partition(":")
+            if kind == "games":
+                names.add(name)
+    return sorted(names)
+
+
 def _years(client: StoreClient, keys: StatsKeys) -> list[int]:
     return sorted(int(year) for year in client.hkeys(keys.key(YEARS_SUFFIX)))
 

@@ -206,7 +206,8 @@ def test_no_raw_bytes_get_a_500_at_any_write_endpoint(data: bytes) -> None:
 GET_PATHS = [
     "/games", "/games/{id}", "/games/{id}/events", "/games/{id}/state", "/games/{id}/legal",
     "/games/{id}/audit", "/games/{id}/export", "/stats/mada", "/players/Ana/stats", "/health",
-    "/", "/games/{id}/view", "/games/{id}/record", "/stats/mada/view",
+    "/", "/games/{id}/view", "/games/{id}/record", "/stats/mada/view", "/ratings/mada/view",
+    "/players/Ana/view",
 ]  # fmt: skip
 QUERY_NAMES = ["limit", "from", "at", "cursor", "last_event_id", "game", "status", "player"]
 query_values = st.one_of(

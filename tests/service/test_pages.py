@@ -79,11 +79,18 @@ def test_the_viewer_of_any_move_past_the_last_shows_the_last(client: FlaskClient
     assert "move 0 of 0: the start" in page
 
 
+# What a browser sends: it prefers HTML, and takes anything.
+BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
 def test_an_unknown_game_is_a_404_page(client: FlaskClient) -> None:
     for path in ("/games/nope/view", "/stats/chess/view"):
-        response = client.get(path)
+        response = client.get(path, headers=BROWSER)
         assert response.status_code == 404 and response.mimetype == "text/html", path
         assert "Not found" in response.get_data(as_text=True)
+        # A client that does not ask for HTML gets the contract's error body.
+        answer = client.get(path)
+        assert answer.status_code == 404 and answer.json["error"]["code"] == "not_found", path
     # The API still answers with its JSON error body.
     assert client.get("/games/nope").json["error"]["code"] == "not_found"
 
@@ -213,7 +220,7 @@ def test_the_recorder_page_of_a_game(client: FlaskClient) -> None:
 
 
 def test_the_recorder_of_an_unknown_game_is_a_404_page(client: FlaskClient) -> None:
-    response = client.get("/games/nope/record")
+    response = client.get("/games/nope/record", headers=BROWSER)
     assert response.status_code == 404 and response.mimetype == "text/html"
     assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
 

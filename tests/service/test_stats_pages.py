@@ -119,8 +119,12 @@ class Page(HTMLParser):
         return " ".join(self.texts[element].split())
 
 
+# What a browser sends: it prefers HTML (a refused page is HTML to it, JSON to other clients).
+BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
 def page_of(client: FlaskClient, path: str, status: int = 200) -> tuple[Page, str]:
-    response = client.get(path)
+    response = client.get(path, headers=BROWSER)
     html = response.get_data(as_text=True)
     assert response.status_code == status, html
     assert response.mimetype == "text/html"
@@ -308,7 +312,8 @@ def test_a_players_page_shows_figures_ratings_opponents_and_rating_over_time(
 def test_a_players_page_takes_the_filters(client: FlaskClient, games: list[Played]) -> None:
     page, _ = page_of(client, player_path("Ana", until="2025-02-28", players="3"))
     assert page.text("games-played") == "1"  # game 2 of TABLES
-    assert page.values == {"players": "3", "since": "", "until": "2025-02-28"}
+    # The filter form's fields, and the head-to-head form's name (empty) beside them.
+    assert page.values == {"players": "3", "since": "", "until": "2025-02-28", "versus": ""}
     assert [(row[0], row[1]) for row in page.rows("versus")] == [("Ben", "1"), ("Caro", "1")]
     # The ratings and their plot stay over every game.
     assert len(page.points["history-mada"]) == 5
