@@ -77,7 +77,7 @@ def build_services(settings: Mapping[str, Any]) -> Services:
         store,
         Archive(settings["ARCHIVE_DIR"]),
         state_cache_size=settings["STATE_CACHE_SIZE"],
-        on_finished=archive_queue.enqueue,
+        recount=archive_queue.enqueue,
     )
     return Services(client, store, game_service, archive_queue)
 

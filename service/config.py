@@ -29,6 +29,9 @@ DEFAULTS: dict[str, Any] = {
     "KEY_PREFIX": "tt:",
     # The contract's SHOULD: bodies over 64 KiB are refused with 413 too_large.
     "MAX_CONTENT_LENGTH": 64 * 1024,
+    # POST /games/import has a limit of its own (the contract's SHOULD: 16 MiB), so that a record
+    # of thousands of moves goes through.
+    "IMPORT_MAX_BYTES": 16 * 1024 * 1024,
     "STATE_CACHE_SIZE": 4096,
     # Requests per client address and API process (`limits` syntax); empty switches it off.
     "RATE_LIMIT": "100 per second",
@@ -60,7 +63,7 @@ DEFAULTS: dict[str, Any] = {
 _FROM_ENVIRONMENT = (
     "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
-    "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS",
+    "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "IMPORT_MAX_BYTES",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
@@ -72,6 +75,7 @@ _NUMBERS = {
     "STREAM_SECONDS": float,
     "STREAM_HEARTBEAT": float,
     "BODY_SECONDS": float,
+    "IMPORT_MAX_BYTES": int,
 }
 
 

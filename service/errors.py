@@ -70,6 +70,17 @@ class IdempotencyConflictError(TabletapeError):
         )
 
 
+class AlreadyImportedError(TabletapeError):
+    """An import of a record this service holds already (the same seed commitment)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(
+            f"this record is here already, as game {game_id}: importing it again makes no second"
+            " game (ask that game's recorder for its token)",
+            {"id": game_id},
+        )
+
+
 # (status, code) for each error the service or the domain raises on purpose.
 _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     InvalidRequestError: (400, "invalid_request"),
@@ -81,6 +92,7 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     NotFoundError: (404, "not_found"),
     VersionConflictError: (409, "version_conflict"),
     IdempotencyConflictError: (409, "idempotency_conflict"),
+    AlreadyImportedError: (409, "already_imported"),
     GameFinishedError: (409, "game_finished"),
     IllegalMoveError: (422, "illegal_move"),
     InvalidImportError: (422, "illegal_move"),

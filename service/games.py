@@ -26,11 +26,12 @@ from typing import Any
 import orjson
 
 from domain import get_game
-from domain.corrections import Fold, is_retract, voided
+from domain.corrections import Fold, check_abandon, is_abandon, is_correction, is_retract, voided
 from domain.errors import GameFinishedError, InvalidOptionsError, TabletapeError, UnknownGameError
 from domain.game import Event, Game
 from domain.viewers import PUBLIC, RECORDER, Viewer, seat
 from service.errors import (
+    AlreadyImportedError,
     ForbiddenError,
     IdempotencyConflictError,
     InvalidImportError,
@@ -59,6 +60,7 @@ from service.store.events import (
     OtherHead,
     Replayed,
     StoredEvent,
+    Trimmed,
     damaged_header,
 )
 
@@ -160,13 +162,15 @@ class GameService:
         archive: Archive,
         *,
         state_cache_size: int = 4096,
-        on_finished: Callable[[str], object] | None = None,
+        recount: Callable[[str], object] | None = None,
     ) -> None:
         self.store = store
         self.archive = archive
         self.cache = StateCache(state_cache_size)
-        # Called with a game's id once its last move is stored (the service enqueues archiving).
-        self.on_finished = on_finished
+        # Called with a game's id when its figures must be counted again: once its last move is
+        # stored, or once a retraction undid its finish (the service enqueues the archive job,
+        # which archives and counts a finished game and withdraws a reopened one's figures).
+        self.recount = recount
 
     # Creating and finding games ------------------------------------------------------------------
     def create(
@@ -197,15 +201,20 @@ class GameService:
         }
         return self._create_record(header)
 
-    def _create_record(self, played: dict[str, Any]) -> tuple[GameRecord, Tokens]:
+    def _create_record(
+        self, played: dict[str, Any], kept: RecordKept | None = None
+    ) -> tuple[GameRecord, Tokens]:
         """A new record of what ``played`` says (game, players, seed, options, rules_version),
-        in the current record format: a fresh salt commits to the seed, fresh tokens guard it."""
-        salt = new_salt()
+        in the current record format: a fresh salt commits to the seed, fresh tokens guard it.
+        An import's record ``kept`` its salt, commitment, format and creation time instead."""
+        kept = kept or RecordKept(salt=new_salt())
         header = {
             **{name: played[name] for name in ("game", "players", "seed", "options")},
             "rules_version": played["rules_version"],
-            "seed_salt": salt,
-            "seed_commitment": seed_commitment(played["seed"], salt),
+            "seed_salt": kept.salt,
+            "seed_commitment": (
+                seed_commitment(played["seed"], kept.salt) if kept.salt is not None else None
+            ),
         }
         recorder = secrets.token_urlsafe(24)
         generations = [0 for _ in header["players"]]
@@ -214,13 +223,19 @@ class GameService:
             seats=[seat_token(recorder, seat, 0) for seat in range(len(generations))],
         )
         while True:
+            game_id = secrets.token_hex(8)
+            commitment = header["seed_commitment"]
+            if kept.imported and commitment is not None:
+                held = self.store.claim_commitment(commitment, game_id)
+                if held is not None:
+                    raise AlreadyImportedError(held)
             record = GameRecord(
-                id=secrets.token_hex(8),
-                created_at=utc_now(),
+                id=game_id,
+                created_at=kept.created_at or utc_now(),
                 version=0,
                 status="active",
-                record_format=FORMAT,
-                head_hash=header_hash(header),
+                record_format=kept.record_format,
+                head_hash=header_hash(header, kept.record_format),
                 token_sha256=token_digest(tokens.recorder),
                 seat_tokens_sha256=[token_digest(token) for token in tokens.seats],
                 seat_token_generations=generations,
@@ -289,7 +304,7 @@ class GameService:
     def reading_as(record: GameRecord, viewer: Viewer) -> Viewer:
         """The viewer a read by ``viewer`` is answered for: once a game is over, everyone sees
         everything."""
-        return viewer if record.status == "active" else RECORDER
+        return RECORDER if record.over else viewer
 
     @classmethod
     def reader(cls, record: GameRecord, token: str | None) -> Viewer:
@@ -344,7 +359,9 @@ class GameService:
         trusted = snapshot is not None and if_match in (None, snapshot.record.version)
         for _ in range(_MAX_APPEND_ATTEMPTS):
             if not trusted:
-                snapshot = self._current(game_id, token, if_match, idempotency_key, body_digest)
+                snapshot = self._current(
+                    game_id, token, event, if_match, idempotency_key, body_digest
+                )
                 if isinstance(snapshot, AppendResult):
                     return snapshot
             assert snapshot is not None
@@ -352,11 +369,11 @@ class GameService:
             viewer = self._writer(record, token)
             game = self._rules(record)
             try:
-                if game.result(snapshot.state) is not None:
-                    raise GameFinishedError(f"game {game_id} is over: no move can be added")
-                _check_seat_may_append(game, snapshot.state, viewer, event)
+                change = _status_change(game, snapshot.state, record, viewer, event)
                 if is_retract(event):
                     state = self._retracted(game, record, event)
+                elif is_abandon(event):
+                    state = snapshot.state
                 else:
                     state = game.apply(snapshot.state, event)
             except TabletapeError:
@@ -372,11 +389,18 @@ class GameService:
             stored = StoredEvent(seq=seq, body=dict(event), at=at, hash=hashed)
             # The move that ends the game shows everything: the game is over.
             reader = viewer if result is None else RECORDER
+            status = (
+                "finished"
+                if result is not None
+                else "abandoned"
+                if change == "abandon"
+                else "active"
+            )
             response = {
                 "seq": seq,
                 "version": seq,
                 "event": event_json(game, stored, reader),
-                "state": self._view(game, state, seq, reader),
+                "state": self._view(game, state, seq, reader, status),
             }
             outcome = self.store.append(
                 game_id,
@@ -386,6 +410,7 @@ class GameService:
                 at=at,
                 hash=hashed,
                 result=result,
+                change=change,
                 idempotency_key=idempotency_key,
                 idempotency_owner=key_owner(viewer),
                 idempotency_record=(
@@ -398,12 +423,12 @@ class GameService:
             )
             match outcome:
                 case Appended():
-                    status = "active" if result is None else "finished"
                     after = replace(record, version=seq, head_hash=hashed, status=status,
-                                    result=result)  # fmt: skip
+                                    result=result, reopened=record.reopened or change == "reopen",
+                                    finished_at=at if result is not None else None)  # fmt: skip
                     self.cache.put(Snapshot(after, state))
-                    if result is not None:
-                        self._finished(game_id)
+                    if result is not None or change == "reopen":
+                        self._recount(game_id)
                     return AppendResult(response, seq, result is not None)
                 case Replayed(prior):
                     return self._replay_idempotent(
@@ -411,6 +436,11 @@ class GameService:
                     )
                 case Finished():
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
+                case Trimmed():
+                    # The archive replaced the stream: put it back, then retract as ever.
+                    self.store.restore_stream(game_id, self._events(self.get(game_id)))
+                    self.cache.discard(game_id)
+                    continue
                 case Conflict(current) if if_match is not None:
                     raise VersionConflictError(current, if_match)
                 case Conflict():
@@ -428,6 +458,7 @@ class GameService:
         self,
         game_id: str,
         token: str | None,
+        event: Event,
         if_match: int | None,
         idempotency_key: str | None,
         body_digest: str,
@@ -440,8 +471,10 @@ class GameService:
             prior = self.store.idempotency_record(game_id, idempotency_key, key_owner(viewer))
             if prior is not None:
                 return self._replay_idempotent(game_id, prior, body_digest, idempotency_key)
-        if record.status != "active":
-            raise GameFinishedError(f"game {game_id} is over: no move can be added")
+        # A finished game takes one event still: the recorder's retraction of its last move
+        # (``_status_change`` says whose it may be).
+        if record.status == "abandoned" or (record.status != "active" and not is_retract(event)):
+            raise GameFinishedError(_over(record))
         if if_match is not None and if_match != record.version:
             raise VersionConflictError(record.version, if_match)
         return Snapshot(record, self.state(record))
@@ -507,7 +540,7 @@ class GameService:
     def _replayed(self, game: Game[Any], record: GameRecord, events: list[StoredEvent]) -> Any:
         """The state after the record's first ``len(events)`` events, replayed from its start."""
         start = self._start(game, record)
-        if any(is_retract(stored.body) for stored in events):
+        if any(is_correction(stored.body) for stored in events):
             return _folded(game, record.id, start, events).state
         return _applied(game, record.id, start, events)
 
@@ -548,13 +581,22 @@ class GameService:
     def view(self, record: GameRecord, at: int | None, viewer: Viewer) -> dict[str, Any]:
         game = self._rules(record)
         version = record.version if at is None else at
-        return self._view(game, self.state(record, at), version, viewer)
+        # An abandonment is the record's last event: the states before it are the game's own.
+        abandoned = record.status == "abandoned" and version == record.version
+        status = "abandoned" if abandoned else None
+        return self._view(game, self.state(record, at), version, viewer, status)
 
     @staticmethod
-    def _view(game: Game[Any], state: Any, version: int, viewer: Viewer) -> dict[str, Any]:
+    def _view(
+        game: Game[Any], state: Any, version: int, viewer: Viewer, status: str | None = None
+    ) -> dict[str, Any]:
         # A game counts the moves it folded; the record's version counts every event, retractions
         # and voided moves included, and that is the version a client sends back in If-Match.
-        return {**game.view(state, viewer), "version": version}
+        view = {**game.view(state, viewer), "version": version}
+        if status == "abandoned":
+            # The game's rules know nothing of it: its state is the one it was left in.
+            view["status"] = status
+        return view
 
     def _retracted(self, game: Game[Any], record: GameRecord, retract: Event) -> Any:
         """The state once ``retract`` voids the latest standing move of ``record``."""
@@ -609,14 +651,14 @@ class GameService:
             raise NotFoundError(f"game {record.id} was archived, but its archive file is missing")
         return events_of(document)[first - 1 : last]
 
-    def _finished(self, game_id: str) -> None:
-        if self.on_finished is None:
+    def _recount(self, game_id: str) -> None:
+        if self.recount is None:
             return
         try:
-            self.on_finished(game_id)
+            self.recount(game_id)
         except Exception:
             # The move is stored: never fail it for this. Reconcile enqueues what was missed.
-            log.exception("could not enqueue the archiving of game %s", game_id)
+            log.exception("could not enqueue the archive job of game %s", game_id)
 
     # Audit, export, import ------------------------------------------------------------------------
     def audit(self, record: GameRecord) -> Audit:
@@ -648,15 +690,27 @@ class GameService:
         return self.audit(record)
 
     def export(self, record: GameRecord) -> dict[str, Any]:
-        """The whole record (the API gives it to the recorder only while the game is on); a
-        record that does not replay is not exported (DamagedRecordError)."""
+        """The whole record, each event with its ``at`` (the API gives it to the recorder only
+        while the game is on); a record that does not replay is not exported
+        (DamagedRecordError). What an import needs to make a copy with the same hash chain."""
         events = self._events(record)
         self._check_replays(self._rules(record), record, events)
-        return {**record.header, "events": [event.body for event in events]}
+        document = {
+            **record.header,
+            "record_format": record.record_format,
+            "created_at": record.created_at,
+            "events": [{**event.body, "at": event.at} for event in events],
+        }
+        if record.finished_at is not None:
+            document["finished_at"] = record.finished_at
+        return document
 
     def import_record(self, document: dict[str, Any]) -> tuple[GameRecord, Tokens]:
-        """Replay an exported record and store it as a new game, or reject it whole. The new
-        game has a salt and tokens of its own, and its events are chained anew."""
+        """Replay an exported record and store it as a new game with tokens of its own, or
+        reject it whole. What the document gives is kept (salt, commitment, format, created_at,
+        each event's at, finished_at), so the copy's hash chain is the source's; what it lacks
+        is filled in (a new salt, the import's time). A commitment held here already is an
+        AlreadyImportedError naming its game."""
         header = {
             name: document[name] for name in ("game", "players", "seed", "options", "rules_version")
         }
@@ -678,20 +732,65 @@ class GameService:
                 f"the record is rejected whole: {problem}",
                 {"event": 1, "problems": [problem], "options": error.details},
             ) from None
-        bodies = document["events"]
+        bodies = [{k: v for k, v in event.items() if k != "at"} for event in document["events"]]
         audit = replay_record(header, bodies)
         if not audit.ok:
             raise InvalidImportError(
                 f"the record is rejected whole: {audit.problems[0]}",
                 {"event": audit.version + 1, "problems": audit.problems},
             )
-        record, tokens = self._create_record(header)
-        finished_at = utc_now() if audit.result is not None else None
-        record = self.store.import_events(record, bodies, at=utc_now(), result=audit.result,
-                                          finished_at=finished_at)  # fmt: skip
+        now = utc_now()
+        ats = [event.get("at") or now for event in document["events"]]
+        record, tokens = self._create_record(header, _kept(document, header["seed"], now))
         if audit.result is not None:
-            self._finished(record.id)
+            status = "finished"
+            finished_at = document.get("finished_at") or (ats[-1] if ats else now)
+        else:
+            status, finished_at = ("abandoned" if audit.abandoned else "active"), None
+        record = self.store.import_events(record, bodies, ats=ats, status=status,
+                                          result=audit.result, finished_at=finished_at)  # fmt: skip
+        if audit.result is not None:
+            self._recount(record.id)
         return record, tokens
+
+
+@dataclass(frozen=True)
+class RecordKept:
+    """What a new record keeps of the one it copies (an import), or draws anew (a creation)."""
+
+    salt: str | None
+    record_format: int = FORMAT
+    created_at: str | None = None
+    # An import claims its commitment: a record is imported once.
+    imported: bool = False
+
+
+def _kept(document: dict[str, Any], seed: int, now: str) -> RecordKept:
+    """What an imported ``document`` keeps: its salt and commitment (checked against its seed),
+    its hash chain's format and its creation time; InvalidImportError for a commitment that is
+    not its seed's."""
+    record_format = document.get("record_format") or FORMAT
+    salt, commitment = document.get("seed_salt"), document.get("seed_commitment")
+    if record_format == FORMAT and salt is None:
+        if commitment is not None:
+            raise InvalidImportError(
+                "the record has a seed commitment but no seed_salt: the commitment cannot be"
+                " checked",
+                {"seed_salt": "the salt the commitment was made with"},
+            )
+        salt = new_salt()
+    if salt is not None and commitment is not None and seed_commitment(seed, salt) != commitment:
+        raise InvalidImportError(
+            "the record's seed and seed_salt do not match its seed_commitment: it is not the"
+            " record it says it is",
+            {"seed_commitment": "the SHA-256 of the canonical JSON of {salt, seed}"},
+        )
+    return RecordKept(
+        salt=salt,
+        record_format=record_format,
+        created_at=document.get("created_at") or now,
+        imported=True,
+    )
 
 
 def event_json(game: Game[Any], stored: StoredEvent, viewer: Viewer) -> dict[str, Any]:
@@ -730,12 +829,40 @@ def _refused(game_id: str, stored: StoredEvent, error: TabletapeError) -> Damage
     return DamagedRecordError(game_id, [problem], {"seq": stored.seq})
 
 
+def _over(record: GameRecord) -> str:
+    if record.status == "abandoned":
+        return f"game {record.id} was abandoned: nothing more may be recorded"
+    return (
+        f"game {record.id} is over: no move can be added (only the recorder may retract its last)"
+    )
+
+
+def _status_change(
+    game: Game[Any], state: Any, record: GameRecord, viewer: Viewer, event: Event
+) -> str:
+    """What appending ``event`` does to the game's status: "" nothing, "abandon", or "reopen" (a
+    retraction of a finished game's last move); the error of an event the game cannot take now
+    from ``viewer``."""
+    if is_correction(event) and not viewer.sees_all:
+        what = "retract a move" if is_retract(event) else "abandon the game"
+        raise ForbiddenError(f"only the recorder's token may {what}, not a seat's")
+    if record.status == "abandoned":
+        raise GameFinishedError(_over(record))
+    if game.result(state) is not None:
+        if is_retract(event):
+            return "reopen"
+        raise GameFinishedError(_over(record))
+    if is_abandon(event):
+        check_abandon(event)
+        return "abandon"
+    _check_seat_may_append(game, state, viewer, event)
+    return ""
+
+
 def _check_seat_may_append(game: Game[Any], state: Any, viewer: Viewer, event: Event) -> None:
-    """A seat appends only its own moves, when its decision is awaited; never a retraction."""
+    """A seat appends only its own moves, when its decision is awaited."""
     if viewer.sees_all:
         return
-    if is_retract(event):
-        raise ForbiddenError("only the recorder's token may retract a move, not a seat's")
     awaited = game.to_act(state)
     if awaited != viewer.seat:
         raise ForbiddenError(

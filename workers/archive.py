@@ -1,8 +1,17 @@
-"""The archive job: a finished game is replayed from scratch, verified, archived and counted.
+"""The archive job: a finished game is replayed from scratch, verified, archived and counted; a
+reopened one (a retraction undid its finish) has the figures of that finish withdrawn.
 
 The job is idempotent, so it may be killed at any point and run again, or run twice at once:
 the archive file is written atomically with bytes that depend on the record alone, the statistics
-are counted under a guard that admits each game once, and the game is marked ``archived`` last.
+are counted (and withdrawn) under a guard that admits each game once, and the game is marked
+``archived`` last, only if it is still finished at the version archived: the API may reopen the
+game during a job, which then withdraws what it counted. (Two jobs of one game at once, while the
+game is reopened and finished again between them, could count the earlier finish in place of the
+later: a recorder does not undo and replay a last move within the tens of milliseconds of a job.)
+
+Which finish was counted is told by the archive file, written before the count: a file whose head
+is not the game's (the game was reopened, and perhaps finished again) holds the figures to
+withdraw, and is then superseded (``service.store.archive``).
 
 A record that does not audit (a header or an event that does not decode, an event the rules
 refuse, a broken chain) is never archived: the job marks it with its problems, once, and the
@@ -14,13 +23,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from service.config import load_config
 from service.store.archive import Archive, archive_document
 from service.store.audit import audit_game
 from service.store.connection import STORE_UNAVAILABLE, StoreClient, close, connect, same_server
-from service.store.events import DamagedHeader, DamagedRecordError, EventStore
+from service.store.events import DamagedHeader, DamagedRecordError, EventStore, GameRecord
 from workers import stats
 
 log = logging.getLogger(__name__)
@@ -52,10 +61,13 @@ def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> s
         return "missing"
     if record.status == "archived":
         return "already"
-    if record.status != "finished":
-        return "not finished"
     if isinstance(record, DamagedHeader):
+        if record.status != "finished":
+            return "not finished"
         return _refuse(store, game_id, record.error().problems)
+    withdrawn = _withdraw_undone_finish(store, archive, record)
+    if record.status != "finished":
+        return "withdrawn" if withdrawn else "not finished"
     try:
         events = store.events(game_id)
     except DamagedRecordError as error:
@@ -71,8 +83,35 @@ def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> s
     # The audit's replay gives the moves left standing and their states, which the statistics
     # read (voided moves and retractions are not counted): the game is replayed once.
     stats.count_game(store.redis, store.prefix, record, audit.standing, audit.states)
-    store.mark_archived(game_id, trim=trim)
+    if not store.mark_archived(game_id, record.version, trim=trim):
+        # Reopened while it was being archived: what was just counted goes again.
+        _withdraw(store, archive, document)
+        return "withdrawn"
     return "archived"
+
+
+def _withdraw_undone_finish(store: EventStore, archive: Archive, record: GameRecord) -> bool:
+    """Withdraw the figures of a finish of ``record`` that a retraction undid, if its archive
+    file is still there; whether there was one."""
+    counted = archive.read(record.id)
+    undone = counted is not None and (
+        record.status != "finished" or counted["head_hash"] != record.head_hash
+    )
+    if counted is not None and undone:
+        _withdraw(store, archive, counted)
+    if record.reopened:
+        store.clear_reopened(record.id)
+    return undone
+
+
+def _withdraw(store: EventStore, archive: Archive, document: dict[str, Any]) -> None:
+    """Withdraw the figures of the finish ``document`` archived, then supersede its file: a job
+    killed between the two withdraws nothing twice when it runs again (the count's guard)."""
+    figures = stats.figures_of_file(archive.path(document["id"]), document)
+    stats.withdraw_figures(store.redis, store.prefix, figures)
+    archive.supersede(document)
+    log.info("game %s reopened: the figures of its finish at %s are withdrawn",
+             document["id"], document["version"])  # fmt: skip
 
 
 def _refuse(store: EventStore, game_id: str, problems: list[str]) -> str:

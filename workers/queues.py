@@ -14,32 +14,47 @@ import redis
 from rq import Queue, Worker
 from rq.registry import StartedJobRegistry
 
-from service.store.events import EventStore
+from service.store.events import DamagedHeader, EventStore, GameRecord
 from service.store.queue import ArchiveQueue, archive_queue_name
 
 log = logging.getLogger(__name__)
 
 
 def unarchived_games(store: EventStore) -> Iterator[str]:
-    """Ids of finished games that are not archived, and not held back by an audit problem.
+    """Ids of the games whose figures wait for the archive job: finished games that are not
+    archived and not held back by an audit problem, and reopened ones whose earlier finish's
+    figures are still to be withdrawn.
 
     A finished game whose header does not decode is one of them until the archive job has marked
     it (its problem is its header): the job is where a record is judged, and logged, once.
     """
+    for page in every_game(store):
+        # As it goes: games stored before their commitments were indexed are indexed, so that
+        # an import of one of them is known for what it is (409 already_imported).
+        store.index_commitments([header for header in page if isinstance(header, GameRecord)])
+        for header in page:
+            if header is None:
+                continue
+            to_count = header.status == "finished" and not header.archive_problem
+            to_withdraw = isinstance(header, GameRecord) and header.reopened
+            if to_count or to_withdraw:
+                yield header.id
+
+
+def every_game(store: EventStore) -> Iterator[list[GameRecord | DamagedHeader | None]]:
+    """Every game's record, newest first, a page at a time."""
     below = None
     while True:
         rows = store.newest(below=below)
-        found = store.get_many([game_id for game_id, _ in rows])
-        for header in found:
-            if header is not None and header.status == "finished" and not header.archive_problem:
-                yield header.id
+        yield store.get_many([game_id for game_id, _ in rows])
         if len(rows) < store.PAGE:
             return
         below = rows[-1][1]
 
 
 def reconcile(store: EventStore, archive_queue: ArchiveQueue) -> int:
-    """Enqueue every finished game not yet archived; the number enqueued.
+    """Enqueue every finished game not yet archived, and every reopened one whose figures are
+    still counted; the number enqueued.
 
     It recovers what a crash lost: the API dying between a game's last append and its enqueue,
     or a worker dying mid-job (its job, abandoned in the started registry, is failed or retried by

@@ -143,6 +143,81 @@ def rate_games(client: StoreClient, keys: StatsKeys, games: Sequence[RatedGame])
                 continue
 
 
+def unrate_game(client: StoreClient, keys: StatsKeys, game_name: str, game_id: str) -> bool:
+    """Take a rated game out of the finish order (a retraction undid its finish): the games
+    rated after it are rated again without it, so the ratings are those a rebuild without it
+    gives; False if it was not rated. In one MULTI under WATCH of the order, as ``rate_games``."""
+    order_key = keys.key(order_suffix(game_name))
+    games_key = keys.key(games_suffix(game_name))
+    while True:
+        with client.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(order_key)
+                raw = pipe.hget(games_key, game_id)
+                if pipe.zscore(order_key, game_id) is None or raw is None:
+                    pipe.unwatch()
+                    return False
+                kept = json.loads(raw)
+                players = tuple(kept["players"])
+                removed = RatedGame(
+                    game_name, game_id, kept["finished_at"], players, tuple(kept["ranks"])
+                )
+                later = _rated_after(pipe, keys, removed)
+                # Its players start where they stood before it; the others where they stood
+                # before their first game after it (nothing before that changes).
+                start = {
+                    player: _rating(rating)
+                    for player, rating in zip(players, kept["before"], strict=True)
+                }
+                for rated, before in later:
+                    for player, rating in zip(rated.players, before, strict=True):
+                        start.setdefault(player, rating)
+                replayed, ratings = replay([rated for rated, _ in later], start)
+                last_of_its_kind = pipe.zcard(order_key) == 1
+                pipe.multi()
+                write_replayed(pipe, keys, game_name, replayed, ratings)
+                pipe.zrem(order_key, game_id)
+                pipe.hdel(games_key, game_id)
+                played_later = {player for rated, _ in later for player in rated.players}
+                for player in players:
+                    pipe.zrem(keys.key(played_suffix(game_name, player)), game_id)
+                    if player in played_later:
+                        continue
+                    # Their latest game is gone: their rating is the one they had before it, or
+                    # none at all for a player it was the only game of.
+                    mu, sigma, games = start[player]
+                    if games == 0:
+                        pipe.hdel(keys.key(current_suffix(game_name)), player)
+                        pipe.zrem(keys.key(board_suffix(game_name)), player)
+                        # Their list of rated games is gone: the index names it no more.
+                        pipe.srem(keys.index, played_suffix(game_name, player))
+                    else:
+                        pipe.hset(
+                            keys.key(current_suffix(game_name)),
+                            player,
+                            json.dumps([mu, sigma, games]),
+                        )
+                        pipe.zadd(
+                            keys.key(board_suffix(game_name)), {player: board_score(mu, sigma)}
+                        )
+                if last_of_its_kind:
+                    pipe.srem(keys.index, *_rating_suffixes(game_name))
+                pipe.execute()
+                return True
+            except redis.WatchError:
+                continue
+
+
+def _rating_suffixes(game_name: str) -> tuple[str, ...]:
+    """The keys of a game type's ratings, as the statistics' index names them."""
+    return (
+        order_suffix(game_name),
+        board_suffix(game_name),
+        games_suffix(game_name),
+        current_suffix(game_name),
+    )
+
+
 def _rated_after(
     pipe: Any, keys: StatsKeys, game: RatedGame
 ) -> list[tuple[RatedGame, list[Rating]]]:
@@ -223,10 +298,7 @@ def write_replayed(
     # The rebuild's swap renames exactly the keys the index names.
     pipe.sadd(
         keys.index,
-        order,
-        board,
-        games,
-        current,
+        *_rating_suffixes(game_name),
         *(played_suffix(game_name, player) for player in touched),
     )
 

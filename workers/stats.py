@@ -182,7 +182,10 @@ def _checked_score(game_id: str, score: Any) -> Number:
 
 
 # Adds one game's figures unless its id is already in the counted set: the guard and the increments
-# are one script, so a crash or a second run can never count a game twice, nor half of it.
+# are one script, so a crash or a second run can never count a game twice, nor half of it. The same
+# script withdraws a game's figures (a retraction undid its finish) with ARGV[3] 'withdraw' and the
+# amounts negated: only if the game is in the counted set, and a field brought to 0 is deleted, so
+# that the figures are those of a store that never counted the game.
 # KEYS: counted set, index set, then the figure hashes (their suffixes go to the index). ARGV: the
 # game id, then the groups as JSON (one argument: far cheaper to send than hundreds): a group is
 # [the hashes' numbers in KEYS, [[op, field, amount], ...]], each increment added to every hash of
@@ -191,7 +194,12 @@ def _checked_score(game_id: str, score: Any) -> Number:
 _COUNT_SCRIPT = """
 -- Decoded before the first write: a script that fails midway keeps what it wrote.
 local groups = cjson.decode(ARGV[2])
-if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+local withdraw = ARGV[3] == 'withdraw'
+if withdraw then
+    if redis.call('SREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+elseif redis.call('SADD', KEYS[1], ARGV[1]) == 0 then
+    return 0
+end
 local suffix_at = #KEYS[2] - #'index' + 1
 local suffixes = {}
 for k = 3, #KEYS do
@@ -204,18 +212,30 @@ for _, group in ipairs(groups) do
         local key = KEYS[number]
         for _, increment in ipairs(group[2]) do
             local op, name, amount = increment[1], increment[2], increment[3]
+            local now
             if op == 'f' then
-                redis.call('HINCRBYFLOAT', key, name, amount)
+                now = redis.call('HINCRBYFLOAT', key, name, amount)
             elseif op == 'n' then
                 -- A whole score: as an integer, unless a float score made the sum a float
                 -- (HINCRBY then refuses, changing nothing).
-                local added = redis.pcall('HINCRBY', key, name, amount)
-                if type(added) == 'table' and added.err then
-                    redis.call('HINCRBYFLOAT', key, name, amount)
+                now = redis.pcall('HINCRBY', key, name, amount)
+                if type(now) == 'table' and now.err then
+                    now = redis.call('HINCRBYFLOAT', key, name, amount)
                 end
             else
-                redis.call('HINCRBY', key, name, amount)
+                now = redis.call('HINCRBY', key, name, amount)
             end
+            if withdraw and tonumber(now) == 0 then
+                redis.call('HDEL', key, name)
+            end
+        end
+    end
+end
+if withdraw then
+    -- A hash emptied is gone: the index names it no more, as if it had never been counted.
+    for k = 3, #KEYS do
+        if redis.call('EXISTS', KEYS[k]) == 0 then
+            redis.call('SREM', KEYS[2], suffixes[k - 2])
         end
     end
 end
@@ -242,6 +262,17 @@ def count_figures(client: StoreClient, prefix: str, figures: GameFigures) -> boo
     counted = _count(client, keys, figures)
     ratings.rate_game(client, keys, rated_game_of(figures))
     return counted
+
+
+def withdraw_figures(client: StoreClient, prefix: str, figures: GameFigures) -> bool:
+    """Take a counted game's figures out of the statistics and its result out of the ratings
+    (the games rated after it are rated again); False if its figures were not counted. The undo
+    of ``count_figures``, guarded as it is: run twice, it withdraws once."""
+    keys = StatsKeys(prefix)
+    hashes, args = _count_call(keys, figures, withdraw=True)
+    withdrawn = bool(client.register_script(_COUNT_SCRIPT)(keys=hashes, args=args))
+    ratings.unrate_game(client, keys, figures.game, figures.game_id)
+    return withdrawn
 
 
 def count_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> int:
@@ -289,8 +320,10 @@ def _count(client: StoreClient, keys: StatsKeys, figures: GameFigures) -> bool:
     return bool(client.register_script(_COUNT_SCRIPT)(keys=hashes, args=args))
 
 
-def _count_call(keys: StatsKeys, figures: GameFigures) -> tuple[list[str], list[str]]:
-    """The KEYS and ARGV of the count script for one game."""
+def _count_call(
+    keys: StatsKeys, figures: GameFigures, *, withdraw: bool = False
+) -> tuple[list[str], list[str]]:
+    """The KEYS and ARGV of the count script for one game (to withdraw it: the amounts negated)."""
     groups = [*_figure_groups(figures), *_pair_groups(figures)]
     for player, play in figures.plays.items():
         groups.append(([player_suffix(player)], _play_increments(figures.game, play)))
@@ -299,10 +332,21 @@ def _count_call(keys: StatsKeys, figures: GameFigures) -> tuple[list[str], list[
     suffixes = list(dict.fromkeys(suffix for hashes, _ in groups for suffix in hashes))
     position = {suffix: number for number, suffix in enumerate(suffixes, start=3)}
     encoded = [
-        ([position[suffix] for suffix in hashes], increments) for hashes, increments in groups
+        (
+            [position[suffix] for suffix in hashes],
+            [_negated(one) for one in increments] if withdraw else increments,
+        )
+        for hashes, increments in groups
     ]
     args = [figures.game_id, json.dumps(encoded, ensure_ascii=False)]
+    if withdraw:
+        args.append("withdraw")
     return [keys.counted, keys.index, *map(keys.key, suffixes)], args
+
+
+def _negated(increment: Increment) -> Increment:
+    op, name, amount = increment
+    return op, name, repr(-float(amount)) if op == "f" else str(-int(amount))
 
 
 def _figure_groups(figures: GameFigures) -> list[Group]:
@@ -396,7 +440,7 @@ def rebuild_stats(
     rated: list[ratings.RatedGame] = []
     try:
         for path in progress(paths) if progress is not None else paths:
-            figures = _figures_of_file(path)
+            figures = figures_of_file(path)
             _count(client, rebuilt, figures)
             rated.append(rated_game_of(figures))
         # The ratings once every game is known: each game type replayed in finish order.
@@ -407,7 +451,7 @@ def rebuild_stats(
         _drop(client, rebuilt)
 
 
-def _figures_of_file(path: Path, document: dict[str, Any] | None = None) -> GameFigures:
+def figures_of_file(path: Path, document: dict[str, Any] | None = None) -> GameFigures:
     """The figures of one archive file; a file that cannot be read or replayed is named."""
     try:
         if document is None:
@@ -491,7 +535,7 @@ def _count_late(
                 "game %s is counted but not in the archive: the rebuild leaves it out", game_id
             )
             continue
-        figures = _figures_of_file(archive.path(game_id), document)
+        figures = figures_of_file(archive.path(game_id), document)
         _count(client, rebuilt, figures)
         ratings.rate_game(client, rebuilt, rated_game_of(figures))
 

@@ -4,7 +4,7 @@ Every registered game declares its events, its state and its options as plain JS
 (``domain.shapes``); this module knows no game. For each game it writes, as OpenAPI 3.0:
 
 - ``<Game><Type>Event`` for each event type, with the descriptions of ``event_fields``, and
-  ``<Game>Event``, one of them or ``Retract`` (discriminated by ``type``);
+  ``<Game>Event``, one of them, ``Retract`` or ``Abandon`` (discriminated by ``type``);
 - ``<Game>Stored<Type>Event`` and ``<Game>StoredEvent``: an event as the API returns it, with its
   ``seq``, ``at``, ``hash``, ``void``, and the private fields another seat saw left out and named
   in ``hidden``;
@@ -29,9 +29,10 @@ from typing import Any
 from apispec import APISpec
 
 from domain import game_names, get_game
-from domain.corrections import RETRACT
+from domain.corrections import ABANDON, RETRACT
 from domain.game import Game
-from service.api.schemas import MAX_NAME, MAX_SEED, NAME_CONTROL, NAME_SHOWS
+from service.api.schemas import AT_PATTERN, MAX_NAME, MAX_SEED, NAME_CONTROL, NAME_SHOWS
+from service.store.chain import FORMAT, LEGACY_FORMAT
 
 Schema = dict[str, Any]
 
@@ -134,6 +135,22 @@ def _stored(schema: Schema, private: tuple[str, ...]) -> Schema:
     return stored
 
 
+def _recorded(schema: Schema) -> Schema:
+    """An event type's schema as an export writes it (and an import reads it): with its ``at``,
+    which an import keeps (the hash chain covers it), and gives the import's time when missing."""
+    recorded = copy.deepcopy(schema)
+    for variant in _variants(recorded):
+        variant["properties"] = {
+            **variant["properties"],
+            "at": {
+                "type": "string",
+                "pattern": AT_PATTERN,
+                "description": "when it was appended (ISO 8601, UTC); an import keeps it",
+            },
+        }
+    return recorded
+
+
 def _union(members: Mapping[str, str]) -> Schema:
     """One of the components named in ``members`` (type -> component), by ``type``."""
     return {
@@ -206,19 +223,41 @@ def _record(game: Game[Any], events: str) -> Schema:
                 "seed_salt": {
                     "type": "string",
                     "nullable": True,
-                    "description": "an export's; an import draws a new one",
+                    "pattern": "^[0-9a-f]{32}$",
+                    "description": "an import keeps it (without one, it draws a new one)",
                 },
                 "seed_commitment": {
                     "type": "string",
                     "nullable": True,
-                    "description": "an export's; an import commits to its seed anew",
+                    "pattern": "^[0-9a-f]{64}$",
+                    "description": "an import keeps it, and refuses a record whose commitment"
+                    " this service holds already (409 already_imported)",
+                },
+                "record_format": {
+                    "type": "integer",
+                    "enum": [LEGACY_FORMAT, FORMAT],
+                    "description": "the hash chain's format (2; 1 for older records): an import"
+                    " keeps it",
+                },
+                "created_at": {
+                    "type": "string",
+                    "pattern": AT_PATTERN,
+                    "description": "an import keeps it (else: the import's time)",
+                },
+                "finished_at": {
+                    "type": "string",
+                    "nullable": True,
+                    "pattern": AT_PATTERN,
+                    "description": "once the game is over; an import keeps it (else: the last"
+                    " event's at)",
                 },
                 "options": to_openapi(game.options_schema(count)),
                 "rules_version": {"type": "string", "enum": [game.rules_version]},
                 "events": {
                     "type": "array",
                     "items": ref(events),
-                    "description": "the event bodies in order, retractions included",
+                    "description": "the event bodies in order, retractions included, each"
+                    " with its at",
                 },
             },
             "required": ["game", "players", "seed", "options", "rules_version", "events"],
@@ -231,29 +270,49 @@ def _record(game: Game[Any], events: str) -> Schema:
 def game_components(game: Game[Any]) -> Iterator[tuple[str, Schema]]:
     """The components of one game: (name, schema)."""
     title = _title(game.name)
-    events = {RETRACT: "Retract"}
-    stored = {RETRACT: "StoredRetract"}
+    events = {RETRACT: "Retract", ABANDON: "Abandon"}
+    stored = {RETRACT: "StoredRetract", ABANDON: "StoredAbandon"}
+    recorded = {RETRACT: "RecordedRetract", ABANDON: "RecordedAbandon"}
     for kind, schema in game.event_schemas.items():
         described = _with_descriptions(to_openapi(schema), game.event_fields.get(kind, {}))
         events[kind] = f"{title}{_title(kind)}Event"
         stored[kind] = f"{title}Stored{_title(kind)}Event"
+        recorded[kind] = f"{title}Recorded{_title(kind)}Event"
         yield events[kind], described
         yield stored[kind], _stored(described, game.private_event_fields.get(kind, ()))
+        yield recorded[kind], _recorded(described)
     yield f"{title}Event", {**_union(events), "description": f"a move of {game.name}"}
     yield f"{title}StoredEvent", _union(stored)
+    yield f"{title}RecordedEvent", _union(recorded)
     yield f"{title}State", to_openapi(game.state_schema)
     yield f"New{title}Game", _new_game(game)
-    yield f"{title}Record", _record(game, f"{title}Event")
+    yield f"{title}Record", _record(game, f"{title}RecordedEvent")
+
+
+def _correction(kind: str, description: str) -> Schema:
+    return {
+        "type": "object",
+        "properties": {"type": {"type": "string", "enum": [kind]}},
+        "required": ["type"],
+        "additionalProperties": False,
+        "description": description,
+    }
 
 
 def _retract() -> Schema:
-    return {
-        "type": "object",
-        "properties": {"type": {"type": "string", "enum": [RETRACT]}},
-        "required": ["type"],
-        "additionalProperties": False,
-        "description": "voids the latest move still standing (any game; the recorder's only)",
-    }
+    return _correction(
+        RETRACT,
+        "voids the latest move still standing (any game; the recorder's only); after the last"
+        " move, it reopens the game",
+    )
+
+
+def _abandon() -> Schema:
+    return _correction(
+        ABANDON,
+        "ends an unfinished game without a result: status abandoned, counted nowhere (any game;"
+        " the recorder's only)",
+    )
 
 
 def components() -> Iterator[tuple[str, Schema]]:
@@ -261,6 +320,10 @@ def components() -> Iterator[tuple[str, Schema]]:
     titles = [_title(name) for name in game_names()]
     yield "Retract", _retract()
     yield "StoredRetract", _stored(_retract(), ())
+    yield "Abandon", _abandon()
+    yield "StoredAbandon", _stored(_abandon(), ())
+    yield "RecordedRetract", _recorded(_retract())
+    yield "RecordedAbandon", _recorded(_abandon())
     for name in game_names():
         yield from game_components(get_game(name))
     yield "Event", {"anyOf": [ref(f"{title}Event") for title in titles]}

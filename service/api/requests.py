@@ -106,10 +106,17 @@ def body_bytes() -> bytes:
     return data
 
 
+# The view whose body limit is IMPORT_MAX_BYTES, not MAX_CONTENT_LENGTH.
+IMPORT_ENDPOINT = "games.Import"
+
+
 def refuse_bodies_over_the_limit() -> None:
     """Run before every view (and the rate limit): a body over the limit is a 413 whatever the
     route, and a chunked body is read now, so that a broken one is answered 400 here. Left
-    unread, it would be found broken by gunicorn after the answer, as it drains the body."""
+    unread, it would be found broken by gunicorn after the answer, as it drains the body. An
+    import's limit is its own: a record of thousands of moves is more than a move's 64 KiB."""
+    if request.endpoint == IMPORT_ENDPOINT:
+        request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
     limit = request.max_content_length
     if request.content_length is not None:
         if limit is not None and request.content_length > limit:

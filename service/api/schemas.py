@@ -7,12 +7,16 @@ rules.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from domain import game_names
 from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
+from service.store.chain import FORMAT, LEGACY_FORMAT
+from service.store.events import STATUSES
 
 # The example of a game's name in the OpenAPI document: the first game registered.
 EXAMPLE_GAME = game_names()[0]
@@ -124,7 +128,7 @@ class GameSchema(Schema):
         metadata={"description": "2 (the hash chain of this version); 1 for older records"}
     )
     version = fields.Integer()
-    status = fields.String(metadata={"enum": ["active", "finished", "archived"]})
+    status = fields.String(metadata={"enum": list(STATUSES)})
     created_at = fields.String()
     finished_at = fields.String()
     result = fields.Nested(ResultSchema)
@@ -171,7 +175,7 @@ class SeatTokenSchema(Schema):
 class GameListQuerySchema(Schema):
     # A filter left out (or an empty game or player) filters nothing.
     game = fields.String(metadata={"description": "only the games of this game"})
-    status = fields.String(validate=validate.OneOf(["active", "finished", "archived"]))
+    status = fields.String(validate=validate.OneOf(STATUSES))
     player = fields.String(metadata={"description": "only the games this name plays in"})
     limit = QueryInteger(validate=validate.Range(min=1, max=100), load_default=20)
     cursor = fields.String(
@@ -227,15 +231,49 @@ class AuditSchema(Schema):
     problems = fields.List(fields.String())
 
 
+# A moment as the service writes it (``at``, ``created_at``, ``finished_at``): ISO 8601, in UTC.
+AT_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$"
+_AT_ERROR = "an ISO 8601 moment in UTC, as 2025-01-01T12:00:00.000Z"
+
+
+def moment_field(**kwargs: Any) -> fields.String:
+    return fields.String(validate=validate.Regexp(AT_PATTERN, error=_AT_ERROR), **kwargs)
+
+
 class RecordSchema(Schema):
-    """A whole record: the header's fields and the event bodies in order (export and import)."""
+    """A whole record: the header's fields and the event bodies in order, each with its ``at``
+    (export and import). An import keeps what it is given, so that the copy's hash chain is the
+    source's; what is missing it fills in (a new salt, the import's time)."""
 
     game = fields.String(required=True)
     players = players_field()
     seed = seed_field(required=True)
-    # An export carries them; an import draws a new salt, so they are read and left.
-    seed_salt = fields.String(allow_none=True, load_default=None)
-    seed_commitment = fields.String(allow_none=True, load_default=None)
+    seed_salt = fields.String(
+        allow_none=True,
+        load_default=None,
+        validate=validate.Regexp("^[0-9a-f]{32}$", error="32 lowercase hex digits"),
+    )
+    seed_commitment = fields.String(
+        allow_none=True,
+        load_default=None,
+        validate=validate.Regexp("^[0-9a-f]{64}$", error="64 lowercase hex digits"),
+    )
+    record_format = fields.Integer(
+        load_default=None, validate=validate.OneOf([LEGACY_FORMAT, FORMAT])
+    )
     options = fields.Dict(keys=fields.String(), required=True)
     rules_version = fields.String(required=True)
+    created_at = moment_field(load_default=None)
+    finished_at = moment_field(allow_none=True, load_default=None)
     events = fields.List(fields.Dict(keys=fields.String()), required=True)
+
+    @validates("events")
+    def _each_at(self, events: list[dict[str, Any]], **_: Any) -> None:
+        wrong = {
+            f"{seq}.at": _AT_ERROR
+            for seq, event in enumerate(events, start=1)
+            if "at" in event
+            and not (isinstance(event["at"], str) and re.fullmatch(AT_PATTERN, event["at"]))
+        }
+        if wrong:
+            raise ValidationError(wrong)

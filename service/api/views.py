@@ -79,9 +79,13 @@ _ERRORS = {
 
 
 def _errors(
-    *statuses: int, body: str | None = None, parameters: list[dict[str, Any]] | None = None
+    *statuses: int,
+    body: str | None = None,
+    parameters: list[dict[str, Any]] | None = None,
+    codes: dict[int, str] | None = None,
 ) -> Any:
-    """Document the contract's error body for the statuses a view can answer, the request's
+    """Document the contract's error body for the statuses a view can answer (``codes``: a
+    status whose codes differ on this path from ``_ERRORS``'s), the request's
     ``body`` (a component of ``service.api.game_shapes``) when it has one, and its ``parameters``.
 
     One ``doc`` decorator, not one ``alt_response`` per status: each decorator wraps the view,
@@ -90,7 +94,8 @@ def _errors(
     ``@arguments`` documents.) The body documented replaces the marshmallow schema of
     ``@arguments``, which still loads it.
     """
-    responses = {str(status): error_doc(status, _ERRORS[status]) for status in (*statuses, 429)}
+    codes = {**_ERRORS, **(codes or {})}
+    responses = {str(status): error_doc(status, codes[status]) for status in (*statuses, 429)}
     documented: dict[str, Any] = {"responses": responses}
     if parameters is not None:
         documented["parameters"] = parameters
@@ -238,7 +243,7 @@ def game_json(record: GameRecord, viewer: Viewer) -> dict[str, Any]:
     if viewer.sees_all:
         body["seed"] = record.seed
         body["seed_salt"] = record.seed_salt
-    if record.status != "active":
+    if record.over:
         body["finished_at"] = record.finished_at
         body["result"] = record.result
     return body
@@ -465,10 +470,13 @@ class SeatToken(MethodView):
 class Import(MethodView):
     @games.arguments(RecordSchema)
     @games.response(201, CreatedGameSchema, headers=CREATED)
-    @_errors(400, 413, 422, 503, body="Record")
+    @_errors(400, 409, 413, 422, 503, body="Record", codes={409: "already_imported"})
     def post(self, document: dict[str, Any]) -> Any:
-        """Replay an exported record and create a new game from it (with a new token), or reject
-        it whole, naming the first illegal event (422)."""
+        """Replay an exported record and create a new game from it (with new tokens), or reject
+        it whole, naming the first illegal event (422). The copy keeps the record's salt,
+        commitment and times, so its hash chain is the source's; a record whose commitment is
+        here already is a 409 ``already_imported`` naming that game. Up to IMPORT_MAX_BYTES
+        (16 MiB) of JSON."""
         record, tokens = service().import_record(document)
         headers = {"Location": url_for("games.Game", game_id=record.id), **etag(record.version)}
         return json_response(created_json(record, tokens), 201, headers)

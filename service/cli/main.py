@@ -7,7 +7,7 @@ import json
 import os
 import random
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import click
@@ -236,26 +236,52 @@ def audit(game_id: str) -> None:
     sys.exit(0 if report.ok else 1)
 
 
-@main.command(short_help="Write a game's whole record as JSON.")
-@click.argument("game_id")
+@main.command(short_help="Write games' whole records as JSON.")
+@click.argument("game_id", required=False)
+@click.option("--all", "every", is_flag=True, help="every game, one record per line (JSON Lines)")
 @click.option("-o", "--output", type=click.File("w"), default="-", help="file (default: stdout)")
-def export(game_id: str, output: Any) -> None:
-    """Write a game's whole record as one JSON document; exit 1 if there is no such game or its
-    record is damaged."""
+def export(game_id: str | None, every: bool, output: Any) -> None:
+    """Write a game's whole record as one JSON document, or with --all every game's, one per
+    line: what `tabletape import` reads on another server, which keeps each record's salt, times
+    and hash chain. Exit 1 if there is no such game or a record is damaged (with --all, the
+    damaged records are named on stderr and the others written)."""
     from domain.errors import TabletapeError
 
+    if every == (game_id is not None):
+        raise click.UsageError("name one GAME_ID, or give --all")
     services = _services()
-    try:
-        document = services.games.export(services.games.get(game_id))
-    except TabletapeError as error:
-        raise click.ClickException(error.message) from None
-    output.write(json.dumps(document, indent=1) + "\n")
+    if game_id is not None:
+        try:
+            document = services.games.export(services.games.get(game_id))
+        except TabletapeError as error:
+            raise click.ClickException(error.message) from None
+        output.write(json.dumps(document, indent=1) + "\n")
+        return
+    from workers.queues import every_game
+
+    damaged = 0
+    for page in every_game(services.store):
+        for record in page:
+            if record is None:
+                continue
+            try:
+                document = services.games.export(services.games.get(record.id))
+            except TabletapeError as error:
+                damaged += 1
+                click.echo(f"not exported: {error.message}", err=True)
+                continue
+            output.write(json.dumps(document, separators=(",", ":")) + "\n")
+    sys.exit(1 if damaged else 0)
 
 
 @main.command("import", short_help="Import exported records as new games.")
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-def import_command(files: tuple[str, ...]) -> None:
-    """Import exported records, each as a new game; a bad record is rejected whole."""
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+def import_command(paths: tuple[str, ...]) -> None:
+    """Import exported records, each as a new game with tokens of its own, keeping its salt,
+    times and hash chain. A path is a file of one record, of a JSON list of records, or of JSON
+    Lines (one record per line, as `tabletape export --all` writes), or a folder, whose .json and
+    .jsonl files are read (sub-folders included). A bad record is rejected whole; one this
+    service holds already is named. Exit 1 if any was rejected."""
     from marshmallow import ValidationError
 
     from domain.errors import TabletapeError
@@ -263,20 +289,59 @@ def import_command(files: tuple[str, ...]) -> None:
 
     services = _services()
     failures = []
-    with click.progressbar(files, label="importing", file=sys.stderr) as bar:
-        for path in bar:
+    records = list(_records_in(paths))
+    with click.progressbar(records, label="importing", file=sys.stderr) as bar:
+        for where, document in bar:
             try:
-                with open(path, encoding="utf-8") as file:
-                    document = RecordSchema().load(json.load(file))
-                record, tokens = services.games.import_record(document)
+                if isinstance(document, ValueError):
+                    raise document
+                loaded = RecordSchema().load(document)
+                record, tokens = services.games.import_record(loaded)
             except (ValueError, ValidationError, TabletapeError) as error:
-                failures.append(f"{path}: {getattr(error, 'message', None) or error}")
+                failures.append(f"{where}: {getattr(error, 'message', None) or error}")
                 continue
             seats = ", ".join(tokens.seats)
-            click.echo(f"{path}: game {record.id} (token {tokens.recorder}; seat tokens {seats})")
+            click.echo(
+                f"{where}: game {record.id}, head {record.head_hash}"
+                f" (token {tokens.recorder}; seat tokens {seats})"
+            )
     for failure in failures:
         click.echo(f"rejected {failure}", err=True)
     sys.exit(1 if failures else 0)
+
+
+def _records_in(paths: Sequence[str]) -> Iterator[tuple[str, Any]]:
+    """Each record the paths hold, named by where it is (``file``, ``file#3`` for the third of
+    many); a file that is not JSON gives its ValueError in place of a record."""
+    from pathlib import Path
+
+    for given in paths:
+        path = Path(given)
+        files = (
+            sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
+            if path.is_dir()
+            else [path]
+        )
+        for file in files:
+            try:
+                text = file.read_text(encoding="utf-8")
+                found = _documents(text)
+            except (OSError, ValueError) as error:
+                yield str(file), ValueError(f"not a file of JSON records: {error}")
+                continue
+            if len(found) == 1:
+                yield str(file), found[0]
+            else:
+                yield from ((f"{file}#{n}", doc) for n, doc in enumerate(found, start=1))
+
+
+def _documents(text: str) -> list[Any]:
+    """The records of a file: one JSON document, a JSON list of them, or JSON Lines."""
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return whole if isinstance(whole, list) else [whole]
 
 
 @main.command(short_help="Print a game move by move.")

@@ -16,7 +16,7 @@ def result_words(record: GameRecord, player: str) -> str:
     if not result:
         if record.status == "active":
             return f"under way: {record.version} move{'' if record.version == 1 else 's'}"
-        return "no result"
+        return "abandoned: no result" if record.status == "abandoned" else "no result"
     winners = [record.players[seat] for seat in result.get("winners", [])]
     if result.get("draw"):
         outcome = "a draw"

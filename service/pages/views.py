@@ -34,6 +34,7 @@ from flask import (
 )
 
 from domain import game_names, get_game
+from domain.corrections import CORRECTION_WORDS
 from domain.errors import UnknownGameError
 from domain.game import Game
 from domain.viewers import PUBLIC
@@ -157,7 +158,7 @@ def viewer(game_id: str) -> str:
             "seq": event["seq"],
             "type": event.get("type"),
             "void": bool(event.get("void")),
-            "text": game.describe(event, record.players),
+            "text": move_words(game, event, record.players),
         }
         for event in events
     ]
@@ -175,7 +176,7 @@ def viewer(game_id: str) -> str:
         "void": [move["void"] for move in moves],
         "cards": card_info(record),
     }
-    if record.status != "active" and record.seed_commitment is not None:
+    if record.over and record.seed_commitment is not None:
         # For viewer.js to check the commitment again; the seed as digits, which a JS Number
         # would round above 2**53.
         data.update(
@@ -198,10 +199,15 @@ def viewer(game_id: str) -> str:
     )
 
 
+def move_words(game: Game[Any], event: dict[str, Any], players: list[str]) -> str:
+    """A move in words for the move lists: a correction's words are every game's."""
+    return CORRECTION_WORDS.get(event.get("type", "")) or game.describe(event, players)
+
+
 def commitment_check(record: GameRecord) -> str:
     """What the viewer of a finished game says of the seed commitment (empty while the game is
     on, and for a record of format 1, which has none)."""
-    if record.status == "active" or record.seed_commitment is None:
+    if not record.over or record.seed_commitment is None:
         return ""
     if seed_commitment(record.seed, record.seed_salt or "") != record.seed_commitment:
         return (
@@ -348,7 +354,7 @@ def recorder(game_id: str) -> str:
         "status": record.status,
         "result": record.result,
         "chance": (record.options or {}).get("chance", "seeded"),
-        "moves": [game.describe(event, record.players) for event in events],
+        "moves": [move_words(game, event, record.players) for event in events],
         "types": [event.get("type") for event in events],
         "void": [bool(event.get("void")) for event in events],
         "cards": card_info(record),

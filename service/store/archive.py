@@ -4,6 +4,10 @@ A document holds the record's header, its events as stored (with seq, at and has
 and the result: everything needed to replay and audit the game without Redis. A write is atomic
 (temporary file, fsync, rename, fsync of the folder), and the bytes are a function of the document
 alone (no timestamp in the gzip header), so archiving a game twice writes the same file.
+
+When a retraction undoes a game's finish, its file is superseded: renamed beside it with the
+version it was archived at (``<id>.json.gz.superseded-<version>``), which no reader of the archive
+takes for a game's file; the game's next finish writes a new one.
 """
 
 from __future__ import annotations
@@ -73,6 +77,16 @@ class Archive:
             raise
         _fsync_directory(target.parent)
         return target
+
+    def supersede(self, document: dict[str, Any]) -> None:
+        """Set aside the file of a finish that a retraction undid (if it is still there)."""
+        current = self.path(document["id"])
+        kept = current.with_name(f"{current.name}.superseded-{document['version']}")
+        try:
+            os.replace(current, kept)
+        except FileNotFoundError:
+            return
+        _fsync_directory(current.parent)
 
     def read(self, game_id: str) -> dict[str, Any] | None:
         try:

@@ -28,6 +28,8 @@ class Audit:
     standing: list[dict[str, Any]] = field(default_factory=list)
     states: list[Any] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    # The record ends with an abandonment.
+    abandoned: bool = False
 
     @property
     def ok(self) -> bool:
@@ -70,6 +72,7 @@ def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> A
     audit.standing = [dict(move) for move in folded.moves]
     audit.states = folded.states[1:]
     audit.result = game.result(folded.state)
+    audit.abandoned = folded.abandoned
     return audit
 
 
@@ -103,11 +106,16 @@ def audit_game(
         problems.append(f"the header says {record.version} events, the stream holds {len(events)}")
     if previous != record.head_hash:
         problems.append("the header's head hash is not the last event's hash")
-    finished = record.status != "active"
+    finished = record.status in ("finished", "archived")
     if finished and audit.result != record.result:
         problems.append(f"the replay ends with {audit.result}, the record says {record.result}")
-    if not finished and audit.result is not None:
+    if record.status == "active" and audit.result is not None:
         problems.append("the replay ends the game, but the record says it is still active")
+    if audit.abandoned != (record.status == "abandoned"):
+        problems.append(
+            f"the replay {'ends with' if audit.abandoned else 'has no'} abandonment,"
+            f" but the record says the game is {record.status}"
+        )
     if archive is not None:
         if archive.get("head_hash") != record.head_hash:
             problems.append("the archive's head hash differs from the record's")

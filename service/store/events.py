@@ -5,7 +5,8 @@ Lua script can touch them all atomically:
 
 - ``<prefix>{id}:header``  hash: the record's header (game, players, seed, seed_salt,
   seed_commitment, options, rules_version, record_format, the tokens' digests), plus what changes
-  as it is played: version, head_hash, status, finished_at, result;
+  as it is played: version, head_hash, status, finished_at, result, and ``reopened`` while
+  the figures of a finish that a retraction undid wait to be withdrawn;
 - ``<prefix>{id}:events``  stream: event N has the entry id ``0-N``, so a range of moves is a range
   of ids; fields ``body`` (the event's canonical JSON), ``at``, ``hash`` (``service.store.chain``);
 - ``<prefix>{id}:idem:<key>``  string: the response to an append made with that Idempotency-Key.
@@ -68,9 +69,12 @@ return 1
 # is never chained to a head the store does not have (one it lost in a crash, which the appending
 # process still remembers): the head the event's hash was computed from must be the header's.
 # KEYS: header, events, and the idempotency record's key only for a keyed append. ARGV: the
-# expected version, the body, at, hash, the expected head hash; then, only when there is one or a
-# key follows, the result (or ''); then, for a keyed append, the record and its lifetime. An append
-# sends no more than it needs: each argument is encoded, sent and parsed on every move.
+# expected version, the body, at, hash, the expected head hash; then, only when there is one or
+# more follows, the result (or ''); then, when a change of status or a key follows, the change
+# ('' for none, 'abandon', or 'reopen': a retraction of a finished game's last move, which the
+# game must be finished or archived for, its stream in Redis); then, for a keyed append, the record
+# and its lifetime. An append sends no more than it needs: each argument is encoded, sent and
+# parsed on every move.
 # A replayed key renews its record's lifetime: a write of its own, so that a replica confirming
 # it (service.store.connection.acknowledged_writes) confirms the recorded append too, which came
 # before it.
@@ -79,13 +83,20 @@ local header, events, idem = KEYS[1], KEYS[2], KEYS[3]
 if idem then
     local prior = redis.call('GET', idem)
     if prior then
-        redis.call('EXPIRE', idem, ARGV[8])
+        redis.call('EXPIRE', idem, ARGV[9])
         return {'replayed', prior}
     end
 end
-local current = redis.call('HMGET', header, 'version', 'status', 'head_hash')
+local current = redis.call('HMGET', header, 'version', 'status', 'head_hash', 'trimmed')
 if not current[1] then return {'missing'} end
-if current[2] ~= 'active' then return {'finished'} end
+local change = ARGV[7] or ''
+if change == 'reopen' then
+    if current[2] == 'active' then return {'conflict', current[1]} end
+    if current[2] ~= 'finished' and current[2] ~= 'archived' then return {'finished'} end
+    if current[4] == '1' then return {'trimmed'} end
+elseif current[2] ~= 'active' then
+    return {'finished'}
+end
 if current[1] ~= ARGV[1] then return {'conflict', current[1]} end
 if current[3] ~= ARGV[5] then return {'other_head', current[1]} end
 local seq = tonumber(ARGV[1]) + 1
@@ -93,13 +104,47 @@ redis.call('XADD', events, '0-' .. seq, 'body', ARGV[2], 'at', ARGV[3], 'hash', 
 if ARGV[6] and ARGV[6] ~= '' then
     redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4],
                'status', 'finished', 'finished_at', ARGV[3], 'result', ARGV[6])
+elseif change == 'abandon' then
+    redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4], 'status', 'abandoned')
+elseif change == 'reopen' then
+    -- The figures of the finish it undoes wait to be withdrawn (workers.archive): 'reopened'.
+    redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4], 'status', 'active',
+               'reopened', '1')
+    redis.call('HDEL', header, 'finished_at', 'result')
 else
     redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4])
 end
 if idem then
-    redis.call('SET', idem, ARGV[7], 'EX', ARGV[8])
+    redis.call('SET', idem, ARGV[8], 'EX', ARGV[9])
 end
 return {'appended', tostring(seq)}
+"""
+
+# Puts back into Redis the stream of a game whose archive replaced it (trimmed), so that its last
+# move can be retracted: ARGV holds each event as body, at, hash, in order. Only on a trimmed game
+# whose stream is empty: run twice, it writes once.
+_RESTORE_SCRIPT = """
+if redis.call('HGET', KEYS[1], 'trimmed') ~= '1' then return 0 end
+if redis.call('XLEN', KEYS[2]) ~= 0 then return 0 end
+for first = 1, #ARGV, 3 do
+    redis.call('XADD', KEYS[2], '0-' .. ((first + 2) / 3), 'body', ARGV[first],
+               'at', ARGV[first + 1], 'hash', ARGV[first + 2])
+end
+redis.call('HDEL', KEYS[1], 'trimmed')
+return 1
+"""
+
+# Marks a finished game archived, only if it is still finished at the version the archive job
+# archived (the recorder may have reopened it meanwhile); with ARGV[2] '1' the stream is dropped.
+_MARK_ARCHIVED_SCRIPT = """
+local current = redis.call('HMGET', KEYS[1], 'status', 'version')
+if current[1] ~= 'finished' or current[2] ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'status', 'archived')
+if ARGV[2] == '1' then
+    redis.call('HSET', KEYS[1], 'trimmed', '1')
+    redis.call('DEL', KEYS[2])
+end
+return 1
 """
 
 # Reads a game's header and its stream's length in one step: a header whose version disagrees with
@@ -175,6 +220,14 @@ class GameRecord:
     archive_problem: str | None = None
     # The stream was dropped once the archive was verified: events are read from the archive.
     trimmed: bool = False
+    # A retraction undid the game's finish: the figures counted then wait to be withdrawn.
+    reopened: bool = False
+
+    @property
+    def over(self) -> bool:
+        """Finished (or archived): everyone may then see everything. An abandoned game is not
+        over: it ended without a result, and its secrets stay kept."""
+        return self.status in ("finished", "archived")
 
     @property
     def header(self) -> dict[str, Any]:
@@ -266,11 +319,17 @@ class Finished:
 
 
 @dataclass(frozen=True)
+class Trimmed:
+    """A retraction of a finished game's last move met a stream the archive replaced: it must be
+    put back first (``restore_stream``)."""
+
+
+@dataclass(frozen=True)
 class Missing:
     pass
 
 
-AppendOutcome = Appended | Replayed | Conflict | OtherHead | Finished | Missing
+AppendOutcome = Appended | Replayed | Conflict | OtherHead | Finished | Trimmed | Missing
 
 
 class EventStore:
@@ -290,6 +349,8 @@ class EventStore:
         self._create = writes.script(_CREATE_SCRIPT)
         self._append = writes.script(_APPEND_SCRIPT)
         self._import = writes.script(_IMPORT_SCRIPT)
+        self._restore = writes.script(_RESTORE_SCRIPT)
+        self._mark_archived = client.register_script(_MARK_ARCHIVED_SCRIPT)
         self._read = client.register_script(_READ_SCRIPT)
 
     # Keys -----------------------------------------------------------------------------------------
@@ -337,8 +398,32 @@ class EventStore:
         pipe.zadd(self._index_key("game", record.game), {record.id: serial})
         for name in set(record.players):
             pipe.zadd(self._index_key("player", name), {record.id: serial})
+        if record.seed_commitment:
+            pipe.hsetnx(self._index_key("commitments"), record.seed_commitment, record.id)
         pipe.execute()
         return True
+
+    def claim_commitment(self, commitment: str, game_id: str) -> str | None:
+        """Claim a seed commitment for a game about to be imported: None once it is this game's,
+        else the id of the game that holds it (a record imported twice makes one game). A claim
+        whose game was never stored (an import that died between the two) is taken over."""
+        key = self._index_key("commitments")
+        if self.redis.hsetnx(key, commitment, game_id):
+            return None
+        held: str | None = self.redis.hget(key, commitment)
+        if held is not None and held != game_id and self.find(held) is not None:
+            return held
+        self.redis.hset(key, commitment, game_id)
+        return None
+
+    def index_commitments(self, records: list[GameRecord]) -> None:
+        """Index the commitments of games stored before the index was kept (the recovery does
+        this as it goes over every game), so that their imports are recognised too."""
+        pipe = self.redis.pipeline(transaction=False)
+        for record in records:
+            if record.seed_commitment:
+                pipe.hsetnx(self._index_key("commitments"), record.seed_commitment, record.id)
+        pipe.execute()
 
     def get(self, game_id: str) -> GameRecord | None:
         """The game's record; None if there is none, DamagedRecordError if it does not decode."""
@@ -377,14 +462,21 @@ class EventStore:
             found.append(record)
         return found
 
-    def mark_archived(self, game_id: str, *, trim: bool = False) -> None:
-        """The game is archived; with ``trim`` its stream is dropped (reads go to the archive)."""
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(self._header_key(game_id), "status", "archived")
-        if trim:
-            pipe.hset(self._header_key(game_id), "trimmed", "1")
-            pipe.delete(self._events_key(game_id))
-        pipe.execute()
+    def mark_archived(self, game_id: str, version: int, *, trim: bool = False) -> bool:
+        """The game is archived, if it is still finished at ``version`` (False: it was reopened
+        meanwhile); with ``trim`` its stream is dropped (reads go to the archive)."""
+        keys = [self._header_key(game_id), self._events_key(game_id)]
+        return bool(self._mark_archived(keys=keys, args=[str(version), "1" if trim else "0"]))
+
+    def restore_stream(self, game_id: str, events: list[StoredEvent]) -> None:
+        """Put a trimmed game's events back into its stream, from its archive: its finish can
+        then be retracted as any game's."""
+        args = [item for e in events for item in (canonical_json(e.body), e.at, e.hash)]
+        self._restore(keys=[self._header_key(game_id), self._events_key(game_id)], args=args)
+
+    def clear_reopened(self, game_id: str) -> None:
+        """The figures of the finish a retraction undid are withdrawn."""
+        self.redis.hdel(self._header_key(game_id), "reopened")
 
     def replace_seat_token(self, game_id: str, digests: list[str], generations: list[int]) -> None:
         """Store a game's seat tokens anew (a seat's link replaced): the old token stops working
@@ -479,16 +571,21 @@ class EventStore:
         at: str,
         hash: str,
         result: dict[str, Any] | None,
+        change: str = "",
         idempotency_key: str | None = None,
         idempotency_owner: str = "",
         idempotency_record: str = "",
     ) -> AppendOutcome:
+        """Append one event at ``expected_version``; ``change`` is "abandon" for an
+        abandonment, "reopen" for a retraction of a finished game's last move."""
         keys = [self._header_key(game_id), self._events_key(game_id)]
         args: list[str | int] = [str(expected_version), canonical_body, at, hash, expected_head]
         result_json = orjson.dumps(result).decode() if result is not None else ""
         if idempotency_key:
             keys.append(self._idempotency_key(game_id, idempotency_key, idempotency_owner))
-            args += [result_json, idempotency_record, IDEMPOTENCY_TTL_SECONDS]
+            args += [result_json, change, idempotency_record, IDEMPOTENCY_TTL_SECONDS]
+        elif change:
+            args += [result_json, change]
         elif result_json:
             args.append(result_json)
         try:
@@ -511,6 +608,8 @@ class EventStore:
                 return OtherHead()
             case ["finished"]:
                 return Finished()
+            case ["trimmed"]:
+                return Trimmed()
             case _:
                 return Missing()
 
@@ -519,21 +618,22 @@ class EventStore:
         record: GameRecord,
         bodies: list[dict[str, Any]],
         *,
-        at: str,
+        ats: list[str],
+        status: str,
         result: dict[str, Any] | None,
         finished_at: str | None,
     ) -> GameRecord:
-        """Store a whole validated record's events into a game just created for it, in one step
-        (acknowledged as an append is: on a cluster with replicas, once a replica has it)."""
+        """Store a whole validated record's events, each at its ``at``, into a game just created
+        for it, in one step (acknowledged as an append is: on a cluster with replicas, once a
+        replica has it); ``status`` is the one its replay ends in."""
         head = record.head_hash
         events: list[str] = []
-        for seq, body in enumerate(bodies, start=1):
+        for seq, (body, at) in enumerate(zip(bodies, ats, strict=True), start=1):
             head = event_hash(head, seq, at, body, record.record_format)
             events += [canonical_json(body), at, head]
-        fields = {"version": str(len(bodies)), "head_hash": head}
-        if result is not None:
-            result_json = orjson.dumps(result).decode()
-            fields.update(status="finished", finished_at=finished_at or at, result=result_json)
+        fields = {"version": str(len(bodies)), "head_hash": head, "status": status}
+        if result is not None and finished_at is not None:
+            fields.update(finished_at=finished_at, result=orjson.dumps(result).decode())
         pairs = [item for field_value in fields.items() for item in field_value]
         self._import(
             keys=[self._header_key(record.id), self._events_key(record.id)],
@@ -619,6 +719,7 @@ def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | DamagedHead
         "result": header.optional("result", _json_object),
         "archive_problem": header.optional("archive_problem"),
         "trimmed": fields.get("trimmed") == "1",
+        "reopened": fields.get("reopened") == "1",
     }
     _check_rules(values["game"], values["rules_version"], header.problems)
     if header.problems:
@@ -654,7 +755,8 @@ class _HeaderFields:
 
 
 _INTEGER = re.compile(r"-?[0-9]+")
-_STATUSES = ("active", "finished", "archived")
+# What a game may be: "abandoned" is set aside without a result, and counted nowhere.
+STATUSES = ("active", "finished", "archived", "abandoned")
 
 # Each decoder raises ValueError saying what is wrong, in words that follow the field's name.
 
@@ -695,8 +797,8 @@ def _int_list(raw: str) -> list[int]:
 
 
 def _status(raw: str) -> str:
-    if raw not in _STATUSES:
-        raise ValueError(f"is {raw!r}, not one of {', '.join(_STATUSES)}")
+    if raw not in STATUSES:
+        raise ValueError(f"is {raw!r}, not one of {', '.join(STATUSES)}")
     return raw
 
 

@@ -16,6 +16,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
+from domain import get_game
+from service.pages.views import move_words
 from tests.service.test_api import create
 
 # The flags Chromium needs here: no sandbox as root, no GPU, and none of its own traffic (this
@@ -146,3 +148,9 @@ def events(
     assert response.status_code == 200, response.json
     found: list[dict[str, Any]] = response.json["events"]
     return found
+
+
+def said(game: dict[str, Any], event: dict[str, Any]) -> str:
+    """A move in its game's words, as the server's pages say it (a correction's words are every
+    game's, the rest the game's own ``describe``)."""
+    return move_words(get_game(game["game"]), event, game["players"])

@@ -18,7 +18,6 @@ import pytest
 from flask.testing import FlaskClient
 from playwright.sync_api import Page, Route, expect
 
-from domain import get_game
 from tests.browser.helpers import (
     GAMES,
     LiveServer,
@@ -28,15 +27,11 @@ from tests.browser.helpers import (
     legal,
     new_game,
     play,
+    said,
     state,
 )
 
 BOARD = "svg#board"
-
-
-def said(game: dict[str, Any], event: dict[str, Any]) -> str:
-    """A move in its game's words, as the server's pages say it (Game.describe)."""
-    return get_game(game["game"]).describe(event, game["players"])
 
 
 def datasets(page: Page, selector: str) -> list[dict[str, str]]:

@@ -1,4 +1,4 @@
-"""Retractions, for every game: the fold of the moves left standing."""
+"""Retractions and abandonments, for every game: the fold of the moves left standing."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from domain.errors import GameFinishedError, IllegalMoveError, InvalidEventError
 from domain.viewers import RECORDER
 
 RETRACT = {"type": "retract"}
+ABANDON = {"type": "abandon"}
 # Small games that end quickly (Madcala's health is an option).
 OPTIONS: dict[str, dict[str, Any]] = {"mada": {}, "madcala": {"health": 5}, "sifaka": {}}
 
@@ -50,16 +51,53 @@ def test_a_retraction_has_no_other_field() -> None:
         fold(game, start, [game.legal_moves(start)[0], {"type": "retract", "player": 0}])
 
 
-def test_a_finished_game_cannot_be_retracted() -> None:
-    game, state = new("mada", seed=3)
-    chooser = random.Random(3)
+def _played_to_the_end(name: str, seed: int) -> tuple[Any, list[dict[str, Any]]]:
+    game, state = new(name, seed=seed)
+    chooser = random.Random(seed)
     moves = []
     while game.result(state) is None:
         moves.append(chooser.choice(game.legal_moves(state)))
         state = game.apply(state, moves[-1])
-    _, start = new("mada", seed=3)
+    return state, moves
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_a_retraction_after_the_last_move_reopens_the_game(name: str) -> None:
+    finished, moves = _played_to_the_end(name, seed=3)
+    game, start = new(name, seed=3)
+    reopened = fold(game, start, [*moves, RETRACT])
+    assert game.result(reopened.state) is None
+    # The state before the last move, whose draws come out again as if it had never been made.
+    assert reopened.state == fold(game, start, moves[:-1]).state
+    assert fold(game, start, [*moves, RETRACT, moves[-1]]).state == finished
+
+
+def test_an_abandoned_game_takes_nothing_more() -> None:
+    game, start = new("mada", seed=4)
+    first = game.legal_moves(start)[0]
+    abandoned = fold(game, start, [first, ABANDON])
+    assert abandoned.abandoned and abandoned.state == game.apply(start, first)
+    for later in (RETRACT, ABANDON, game.legal_moves(abandoned.state)[0]):
+        with pytest.raises(GameFinishedError):
+            fold(game, start, [first, ABANDON, later])
+
+
+def test_a_game_may_be_abandoned_before_its_first_move() -> None:
+    game, start = new("madcala", seed=4)
+    assert fold(game, start, [ABANDON]).abandoned
+
+
+def test_a_finished_game_cannot_be_abandoned() -> None:
+    _, moves = _played_to_the_end("mada", seed=5)
+    game, start = new("mada", seed=5)
     with pytest.raises(GameFinishedError):
-        fold(game, start, [*moves, RETRACT])
+        fold(game, start, [*moves, ABANDON])
+
+
+def test_an_abandonment_has_no_other_field() -> None:
+    game, start = new("mada")
+    with pytest.raises(InvalidEventError):
+        fold(game, start, [{"type": "abandon", "reason": "rain"}])
 
 
 @pytest.mark.parametrize("name", sorted(OPTIONS))

@@ -57,6 +57,17 @@ def play_to_the_end(client: FlaskClient, game: dict[str, Any], seed: int = 0) ->
     return answers
 
 
+def new_record(exported: dict[str, Any]) -> dict[str, Any]:
+    """An exported record as the record of another game: without its salt and commitment, which
+    an import then draws anew (the same record imported twice makes one game: 409)."""
+    return {**exported, "seed_salt": None, "seed_commitment": None}
+
+
+def bodies(exported: dict[str, Any]) -> list[dict[str, Any]]:
+    """An export's events as bodies to append: without the ``at`` each was stored with."""
+    return [{k: v for k, v in event.items() if k != "at"} for event in exported["events"]]
+
+
 def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.json
     body = response.json

@@ -26,7 +26,7 @@ from service.store.audit import replay_record
 from service.store.connection import StoreClient
 from service.store.queue import archive_job_id
 from tests.conftest import make_app
-from tests.service.test_api import assert_error, auth, create, play_to_the_end
+from tests.service.test_api import assert_error, auth, create, new_record, play_to_the_end
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -285,37 +285,10 @@ def test_a_changed_archive_file_is_detected(
 
 
 # Export and import ---------------------------------------------------------------------------
-def test_export_then_import_replays_to_the_same_result(client: FlaskClient) -> None:
-    game = finished_game(client, seed=4, players=3)
-    exported = client.get(f"/games/{game['id']}/export").json
-    assert set(exported) == {
-        "game", "players", "seed", "seed_salt", "seed_commitment", "options", "rules_version",
-        "events",
-    }  # fmt: skip
-    imported = client.post("/games/import", json=exported)
-    assert imported.status_code == 201, imported.json
-    copy = imported.json
-    assert copy["id"] != game["id"] and copy["token"]
-    original = client.get(f"/games/{game['id']}").json
-    assert (copy["status"], copy["result"], copy["version"]) == (
-        "finished", original["result"], original["version"])  # fmt: skip
-    # The copy has a salt of its own, so another commitment to the same seed.
-    again = client.get(f"/games/{copy['id']}/export").json
-    assert again["seed_salt"] != exported["seed_salt"]
-    assert {**again, "seed_salt": None, "seed_commitment": None} == {
-        **exported,
-        "seed_salt": None,
-        "seed_commitment": None,
-    }
-    assert client.get(f"/games/{copy['id']}/audit").json["ok"] is True
-    full = client.get(f"/games/{copy['id']}/state", headers=auth(copy)).json
-    assert full == client.get(f"/games/{game['id']}/state").json
-
-
 def test_an_unfinished_game_imports_as_active_and_can_go_on(client: FlaskClient) -> None:
     game = create(client, players=["Ana", "Ben"])
     exported = client.get(f"/games/{game['id']}/export", headers=auth(game)).json
-    copy = client.post("/games/import", json=exported).json
+    copy = client.post("/games/import", json=new_record(exported)).json
     assert (copy["status"], copy["version"]) == ("active", 0)
     finished_copy = play_to_the_end(client, copy)
     assert finished_copy[-1]["state"]["status"] == "finished"
@@ -338,21 +311,31 @@ def test_a_malformed_import_is_400(client: FlaskClient) -> None:
     assert_error(client.post("/games/import", json={"game": "mada"}), 400, "invalid_request")
 
 
-def test_import_command_takes_many_files_and_rejects_bad_ones(
+def test_import_command_takes_files_of_many_records_and_folders_and_rejects_bad_ones(
     client: FlaskClient, store_url: str, key_prefix: str, archive_dir: Path, tmp_path: Path
 ) -> None:
-    game = finished_game(client, seed=8)
-    exported = client.get(f"/games/{game['id']}/export").json
-    good = tmp_path / "good.json"
-    good.write_text(json.dumps(exported))
-    exported["events"][0]["type"] = "fly"
+    exported = [
+        client.get(f"/games/{finished_game(client, seed=seed)['id']}/export").json
+        for seed in (8, 9, 10)
+    ]
+    folder = tmp_path / "backup"
+    (folder / "older").mkdir(parents=True)
+    (folder / "one.json").write_text(json.dumps(exported[0]))
+    # A file of many records: a JSON list of them (JSON Lines, one per line, is read too).
+    (folder / "older" / "two.jsonl").write_text("\n".join(json.dumps(e) for e in exported[1:]))
+    broken = {**exported[0], "events": [{"type": "fly"}]}
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(exported))
-    done = run_cli(worker_env(store_url, key_prefix, archive_dir), "import", str(good), str(bad))
+    bad.write_text(json.dumps([broken]))
+    # Into another store (another key prefix): the records are new there.
+    other = worker_env(store_url, f"{key_prefix}other:", archive_dir)
+    done = run_cli(other, "import", str(folder), str(bad))
     assert done.returncode == 1
-    assert "good.json: game" in done.stdout
+    assert done.stdout.count(": game ") == 3, done.stdout
     assert "rejected" in done.stderr and "bad.json" in done.stderr
-    assert len(client.get("/games").json["games"]) == 2
+    # Again: each of the three is refused as already imported, naming its game.
+    again = run_cli(other, "import", str(folder))
+    assert again.returncode == 1
+    assert again.stderr.count("already_imported") == 3 or again.stderr.count("here already") == 3
 
 
 def test_stats_rebuild_from_the_archive_equals_the_live_projections(
@@ -375,6 +358,6 @@ def test_an_import_completes_its_options_with_their_defaults(client: FlaskClient
     exported = client.get(f"/games/{game['id']}/export", headers=auth(game)).json
     # A record written by hand may leave out the options it takes by default.
     exported["options"] = {"first_player": 1}
-    copy = client.post("/games/import", json=exported)
+    copy = client.post("/games/import", json=new_record(exported))
     assert copy.status_code == 201
     assert copy.json["options"] == game["options"] == {"first_player": 1, "chance": "seeded"}

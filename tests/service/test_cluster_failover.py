@@ -196,8 +196,8 @@ def test_an_imported_record_is_acknowledged_only_once_a_replica_has_it(
     replica.send_signal(signal.SIGSTOP)
     try:
         with pytest.raises(ReplicaNotConfirmedError):
-            store.import_events(store.get(game_id), [{"type": "draw"}], at="t",  # type: ignore[arg-type]
-                                result=None, finished_at=None)  # fmt: skip
+            store.import_events(store.get(game_id), [{"type": "draw"}], ats=["t"],  # type: ignore[arg-type]
+                                status="active", result=None, finished_at=None)  # fmt: skip
     finally:
         replica.send_signal(signal.SIGCONT)
     # It ran on the master, unacknowledged.

@@ -8,6 +8,7 @@ itself answers (a bad request line, headers too large, a broken chunked body) ru
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import time
@@ -360,7 +361,10 @@ def raw_request(port: int, data: bytes) -> tuple[int, dict[str, str], bytes]:
         data = head + b"\r\nConnection: close\r\n\r\n" + rest
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
-            connection.sendall(data)
+            # The server may answer a body too large by its Content-Length, and close, before
+            # all of it was sent: its answer is there to read.
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                connection.sendall(data)
             answer = b""
             while chunk := connection.recv(65536):
                 answer += chunk
@@ -418,10 +422,11 @@ def test_a_chunked_body_with_a_bad_chunk_size_is_400_not_a_500(server: int) -> N
     assert created[0] == 201, created
 
 
-def test_a_body_over_64_kib_is_413_chunked_or_not(server: int) -> None:
+def test_a_body_over_its_limit_is_413_chunked_or_not(server: int) -> None:
     before = raw_request(server, b"GET /games?limit=100 HTTP/1.1\r\nHost: t\r\n\r\n")[2]
-    padding = b" " * (64 * 1024)
-    for path in (b"/games", b"/games/import"):
+    # An import's limit is its own, 16 MiB: a record of thousands of moves goes through.
+    for path, limit in ((b"/games", 64 * 1024), (b"/games/import", 16 * 1024 * 1024)):
+        padding = b" " * limit
         answer = raw_request(server, chunked_post(path, GAME[:-1], padding, b"}"))
         assert_contract_error(answer, 413, "too_large")
         sized = (

@@ -17,7 +17,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import make_app
-from tests.service.test_api import append, assert_error, auth, create, legal, play_to_the_end
+from tests.service.test_api import (
+    append,
+    assert_error,
+    auth,
+    create,
+    legal,
+    new_record,
+    play_to_the_end,
+)
 from tests.service.test_archive import drain
 
 
@@ -81,7 +89,7 @@ def test_export_then_import_replays_a_duel_to_the_same_end(client: FlaskClient) 
     game = duel(client, seed=9, chance="observed")
     play_to_the_end(client, game, seed=9)
     exported = client.get(f"/games/{game['id']}/export").json
-    copy = client.post("/games/import", json=exported)
+    copy = client.post("/games/import", json=new_record(exported))
     assert copy.status_code == 201, copy.json
     assert copy.json["result"] == client.get(f"/games/{game['id']}").json["result"]
     assert client.get(f"/games/{copy.json['id']}/audit").json["ok"] is True
@@ -95,7 +103,7 @@ def test_every_legal_body_is_accepted_as_is(client: FlaskClient) -> None:
         # Each body on a copy of the game as it stands: an import of its export.
         exported = client.get(f"/games/{game['id']}/export", headers=auth(game)).json
         for move in moves:
-            copy = client.post("/games/import", json=exported).json
+            copy = client.post("/games/import", json=new_record(exported)).json
             assert append(client, copy, move).status_code == 201, move
         assert append(client, game, chooser.choice(moves)).status_code == 201
 

@@ -193,6 +193,7 @@ def test_every_game_has_its_shapes_in_the_document(document: dict[str, Any], nam
     assert set(schemas[f"{title}Event"]["discriminator"]["mapping"]) == {
         *game.event_schemas,
         "retract",
+        "abandon",
     }
     for union, member in (
         ("Event", f"{title}Event"),

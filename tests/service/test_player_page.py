@@ -101,7 +101,10 @@ def test_the_result_in_words() -> None:
     drawn = dataclasses.replace(over, result={"winners": [0, 1], "scores": [0, 0], "draw": True})
     assert result_words(drawn, "Ben").startswith("a draw; ")
     # A status without a result (a game given up, say) is said as it is.
-    assert result_words(dataclasses.replace(record, status="abandoned"), "Ana") == "no result"
+    assert (
+        result_words(dataclasses.replace(record, status="abandoned"), "Ana")
+        == "abandoned: no result"
+    )
 
 
 # --- head to head with any name -----------------------------------------------------------------

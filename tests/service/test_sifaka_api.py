@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import make_app
-from tests.service.test_api import append, assert_error, auth, create, legal
+from tests.service.test_api import append, assert_error, auth, create, legal, new_record
 from tests.service.test_archive import drain
 
 PLAYERS = ["Ana", "Ben", "Caro", "Dan"]
@@ -123,7 +123,7 @@ def test_an_observed_game_is_recorded_from_the_table(app: Flask, client: FlaskCl
     drain(app)
     assert client.get(f"/games/{game['id']}/audit").json["ok"] is True
     exported = client.get(f"/games/{game['id']}/export").json
-    copy = client.post("/games/import", json=exported)
+    copy = client.post("/games/import", json=new_record(exported))
     assert copy.status_code == 201, copy.json
     assert copy.json["result"] == client.get(f"/games/{game['id']}").json["result"]
 

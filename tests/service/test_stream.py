@@ -23,7 +23,15 @@ from flask.testing import FlaskClient
 
 from tests.conftest import make_app
 from tests.served import serving
-from tests.service.test_api import append, assert_error, auth, create, legal, play_to_the_end
+from tests.service.test_api import (
+    append,
+    assert_error,
+    auth,
+    bodies,
+    create,
+    legal,
+    play_to_the_end,
+)
 from tests.service.test_archive import drain
 
 
@@ -231,7 +239,7 @@ def test_the_stream_ends_when_the_last_move_is_appended(app: Flask) -> None:
     game = create(recorder, players=["Ana", "Ben"], seed=8)
     play_to_the_end(recorder, game, seed=8)
     # Rebuild the same game up to its last move, then follow it and append the last move.
-    moves = recorder.get(f"/games/{game['id']}/export").json["events"]
+    moves = bodies(recorder.get(f"/games/{game['id']}/export").json)
     again = create(recorder, players=["Ana", "Ben"], seed=8)
     for move in moves[:-1]:
         assert append(recorder, again, move).status_code == 201
@@ -448,3 +456,24 @@ def test_an_archived_game_whose_stream_was_trimmed_streams_from_its_archive(
         {**answer["event"], "void": False, "version": answer["version"]} for answer in answers[2:]
     ]
     assert received[-1]["event"] == "end" and received[-1]["data"]["status"] == "archived"
+
+
+def test_a_follower_resuming_after_the_end_sees_the_end_retracted_and_the_game_go_on(
+    app: Flask,
+) -> None:
+    recorder = app.test_client()
+    game = create(recorder, players=["Ana", "Ben"], seed=5)
+    answers = play_to_the_end(recorder, game, seed=5)
+    last_move = {k: v for k, v in answers[-1]["event"].items() if k not in ("seq", "at", "hash")}
+    # The recorder takes the last move back: the game goes on, and its followers see it.
+    assert append(recorder, game, {"type": "retract"}).status_code == 201
+    follower = Follower(app, stream_url(game), {"Last-Event-ID": str(len(answers))})
+    follower.start()
+    assert follower.started_streaming.wait(10)
+    time.sleep(0.2)
+    assert append(recorder, game, last_move).status_code == 201
+    follower.finish(timeout=10)
+    moves = follower.moves()
+    assert [m["data"]["type"] for m in moves] == ["retract", last_move["type"]]
+    assert [m["id"] for m in moves] == [str(len(answers) + 1), str(len(answers) + 2)]
+    assert follower.received[-1]["event"] == "end"

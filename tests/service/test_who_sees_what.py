@@ -25,7 +25,7 @@ from flask.testing import FlaskClient
 
 from tests.conftest import make_app
 from tests.record_check import check_finished_game
-from tests.service.test_api import assert_error, auth, create
+from tests.service.test_api import assert_error, auth, create, new_record
 
 # The contract's hidden event fields: event type -> fields only the event's player sees.
 PRIVATE_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -302,7 +302,9 @@ def test_an_active_games_export_is_the_recorders_and_imports_with_new_secrets(
     table = mada(client)
     exported = table.get(f"{table.url}/export", "recorder").json
     assert exported["seed"] == 5 and exported["seed_salt"] == table.game["seed_salt"]
-    copy = client.post("/games/import", json=exported)
+    # Imported into this same service it is refused: a record is imported once.
+    assert client.post("/games/import", json=exported).status_code == 409
+    copy = client.post("/games/import", json=new_record(exported))
     assert copy.status_code == 201
     assert copy.json["seed_salt"] != exported["seed_salt"]
     assert len(copy.json["seat_tokens"]) == 2 and copy.json["token"] != table.game["token"]

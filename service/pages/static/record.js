@@ -7,14 +7,17 @@
  * A tap appends with "Authorization: Bearer <token>", "If-Match: <version>" and an
  * Idempotency-Key made for that tap; a network failure, a timeout or a 429/502/503/504 retries the
  * same request with the same key, so a lost answer never appends twice. A 409 version_conflict
- * (a co-recorder was first) refreshes the page and says so. Undo appends {"type": "retract"}.
+ * (a co-recorder was first) refreshes the page and says so. Undo appends {"type": "retract"};
+ * on a game that is over it takes back the last move and the game goes on (asked first: its
+ * result leaves the statistics until it ends again). "Abandon the game" appends {"type":
+ * "abandon"}, asked first too: the game ends without a result and counts nowhere.
  *
  * The token comes only from the fragment (#token=...), which the browser never sends; it goes out
  * only in the Authorization header. It is the recorder's (every move, every hand, Undo) or a seat's
  * (GET /games/{id} says which): a seat's page shows that player's own hand (the state as the seat
  * sees it) and offers its own moves only, which /legal lists only while its decision is awaited;
  * the rest of the time it says whose decision is awaited and follows the game. A seat never
- * retracts, so it has no Undo. Moves recorded elsewhere arrive over the event stream.
+ * retracts nor abandons, so it has neither button. Moves recorded elsewhere arrive over the event stream.
  *
  * Recording by touch. A game's drawing (Tabletape.renderers[game], from its package) may lay out
  * the moves itself: renderer.record(table) is called after each draw while this page may record,
@@ -82,6 +85,7 @@
     const statusLine = document.getElementById("record-status");
     const errorLine = document.getElementById("record-error");
     const undo = document.getElementById("undo");
+    const abandon = document.getElementById("abandon");
     const versionText = document.getElementById("version");
     const recent = document.getElementById("recent");
     const liveNote = document.getElementById("live");
@@ -172,8 +176,9 @@
       const stack = [];
       const voided = view.types.map(() => false);
       view.types.forEach((type, index) => {
-        if (type !== "retract") stack.push(index);
-        else if (stack.length) voided[stack.pop()] = true;
+        if (type === "retract") {
+          if (stack.length) voided[stack.pop()] = true;
+        } else if (type !== "abandon") stack.push(index);
       });
       view.void = voided;
       return stack;
@@ -387,8 +392,14 @@
       updateUndo();
     }
 
+    // A game that is over may still have its last move taken back (the recorder's only); an
+    // abandoned one takes nothing more.
     function updateUndo() {
-      undo.disabled = view.busy || view.role !== "recorder" || view.status !== "active" || standing().length === 0;
+      const over = view.status === "finished" || view.status === "archived";
+      undo.textContent = over ? "Take back the last move" : "Undo the last move";
+      undo.disabled = view.busy || view.role !== "recorder" || !(view.status === "active" || over) || standing().length === 0;
+      abandon.hidden = view.role !== "recorder" || view.status !== "active";
+      abandon.disabled = view.busy;
     }
 
     /** A seat's page while another seat's decision is awaited: whose, and what it is. */
@@ -416,8 +427,11 @@
         updateUndo();
         return true;
       }
-      if (view.status !== "active") {
-        legalBox.append(element("p", { class: "note", text: "The game is over: nothing more to record." }));
+      if (view.status === "abandoned") {
+        legalBox.append(element("p", { class: "note", text: "The game was abandoned: nothing more to record." }));
+      } else if (view.status !== "active") {
+        const more = view.role === "recorder" ? " A mistake in the last move? Take it back: the game goes on." : "";
+        legalBox.append(element("p", { class: "note", text: `The game is over: nothing more to record.${more}` }));
       } else if (!view.token) {
         legalBox.append(element("p", { class: "note", text: "Moves are offered to a link with a token only." }));
       } else if (view.role === "seat" && view.awaited !== view.seat) {
@@ -784,7 +798,8 @@
         showLegal(moves, state, ending);
       }
       const mine = view.role !== "seat" || view.awaited === view.seat;
-      if (view.status !== "active") say("The game is over.");
+      if (view.status === "abandoned") say("The game was abandoned.");
+      else if (view.status !== "active") say("The game is over.");
       else if (view.refused) say("This link's token is not this game's: the moves are shown, not recorded.");
       else if (!view.token) say("This link has no token (#token=…): the moves are shown, not recorded.");
       else if (statusLine.dataset.keep) {
@@ -796,6 +811,7 @@
       delete statusLine.dataset.keep;
       root.dataset.ready = "true";
       if (view.status !== "active") finish();
+      else if (finished) goOn();
     }
 
     // Recording -------------------------------------------------------------------------------
@@ -890,10 +906,34 @@
       }
     }
 
-    undo.addEventListener("click", () => {
+    undo.addEventListener("click", async () => {
       const stack = standing();
       if (!stack.length) return;
-      record({ type: "retract" }, `undo of “${view.moves[stack[stack.length - 1]]}”`);
+      const last = view.moves[stack[stack.length - 1]];
+      if (view.status !== "active") {
+        const sure = await pick({
+          title: "Take back the last move?",
+          note: `“${last}” ended the game. Taken back, the game goes on, and its result leaves the statistics and ratings until it ends again.`,
+          options: [
+            { label: "Yes: take it back, the game goes on", value: true },
+            { label: "No, the game is over", value: false },
+          ],
+        });
+        if (!sure) return;
+      }
+      record({ type: "retract" }, `undo of “${last}”`);
+    });
+
+    abandon.addEventListener("click", async () => {
+      const sure = await pick({
+        title: "Abandon this game?",
+        note: "It ends here without a result: it counts in no statistics and no rating, and nothing more can be recorded. The moves stay in its record.",
+        options: [
+          { label: "Yes: abandon the game", value: true },
+          { label: "No, go on recording", value: false },
+        ],
+      });
+      if (sure) record({ type: "abandon" }, "the game abandoned");
     });
 
     // Sharing ---------------------------------------------------------------------------------
@@ -944,6 +984,18 @@
       } catch (error) {
         console.warn("could not read the finished game:", error);
       }
+    }
+
+    /** The last move of a game that was over was taken back (here or on another phone): the
+     * result goes, and the page records and follows the game again. */
+    function goOn() {
+      finished = false;
+      root.dataset.finished = "false";
+      const badge = document.getElementById("game-status");
+      badge.textContent = "active";
+      badge.className = "badge status-active";
+      document.getElementById("result").hidden = true;
+      follow();
     }
 
     function moveArrived() {

@@ -89,7 +89,11 @@
     return seat === null || seat === undefined ? "" : shownValue(seat);
   }
 
+  // Corrections in words, the same for every game (domain/corrections.py's CORRECTION_WORDS).
+  const CORRECTION_WORDS = { retract: "the last move taken back", abandon: "the game abandoned" };
+
   function describe(event, players, game) {
+    if (Object.hasOwn(CORRECTION_WORDS, event.type)) return CORRECTION_WORDS[event.type];
     const renderer = game && Tabletape.renderers[game];
     if (renderer && renderer.describe) return renderer.describe(event, players);
     const who = seatName(event.player, players);

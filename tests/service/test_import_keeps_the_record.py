@@ -1,0 +1,167 @@
+"""Export and import that keep the record: a game moved to another store keeps its salt, its
+commitment, its times and so its hash chain; a record is imported once; a long game goes through.
+On the real Redis server (and the cluster).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.store.connection import StoreClient
+from tests.conftest import make_app
+from tests.service.test_api import append, assert_error, auth, bodies, create, play_to_the_end
+from tests.service.test_archive import drain
+
+
+@pytest.fixture
+def real_redis(store_redis: StoreClient) -> StoreClient:
+    return store_redis
+
+
+@pytest.fixture
+def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Flask:
+    return make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "here"))
+
+
+@pytest.fixture
+def elsewhere(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Flask:
+    """Another server: another store (key prefix) and archive."""
+    return make_app(real_redis, f"{key_prefix}elsewhere:", ARCHIVE_DIR=str(tmp_path / "there"))
+
+
+def finished(client: FlaskClient, seed: int) -> dict[str, Any]:
+    game = create(client, players=["Ana", "Ben", "Caro"], seed=seed)
+    play_to_the_end(client, game, seed=seed)
+    return game
+
+
+def test_a_game_moved_to_another_store_is_the_same_record(app: Flask, elsewhere: Flask) -> None:
+    here, there = app.test_client(), elsewhere.test_client()
+    game = finished(here, seed=4)
+    drain(app)
+    exported = here.get(f"/games/{game['id']}/export").json
+    assert {"created_at", "finished_at", "seed_salt", "seed_commitment"} <= set(exported)
+    assert all("at" in event for event in exported["events"])
+
+    copy = there.post("/games/import", json=exported)
+    assert copy.status_code == 201, copy.json
+    original = here.get(f"/games/{game['id']}").json
+    moved = there.get(f"/games/{copy.json['id']}").json
+    for kept in ("seed", "seed_salt", "seed_commitment", "created_at", "finished_at", "result"):
+        assert moved[kept] == original[kept], kept
+    # The chain is the source's: the audits agree on the head hash, each event on its hash.
+    audits = [
+        side.get(f"/games/{g}/audit").json for side, g in ((here, game["id"]), (there, moved["id"]))
+    ]
+    assert audits[0]["ok"] and audits[1]["ok"]
+    assert audits[0]["head_hash"] == audits[1]["head_hash"]
+    events = [side.get(f"/games/{g}/events?limit=1000").json["events"]
+              for side, g in ((here, game["id"]), (there, moved["id"]))]  # fmt: skip
+    assert events[0] == events[1]
+    # Its export is the source's export.
+    assert there.get(f"/games/{moved['id']}/export").json == exported
+    # Its figures land on the day it finished, not the import's.
+    drain(elsewhere)
+    day = original["finished_at"][:10]
+    assert there.get(f"/stats/mada?since={day}&until={day}").json["games"] == 1
+
+
+def test_a_record_is_imported_once(app: Flask, elsewhere: Flask) -> None:
+    here, there = app.test_client(), elsewhere.test_client()
+    game = finished(here, seed=5)
+    exported = here.get(f"/games/{game['id']}/export").json
+    # Into the store it came from: that game is named, and no token is given.
+    refused = here.post("/games/import", json=exported)
+    details = assert_error(refused, 409, "already_imported")
+    assert details == {"id": game["id"]} and set(refused.json) == {"error"}
+    copy = there.post("/games/import", json=exported).json
+    again = assert_error(there.post("/games/import", json=exported), 409, "already_imported")
+    assert again["id"] == copy["id"]
+    assert len(there.get("/games").json["games"]) == 1
+
+
+def test_a_record_of_a_game_made_before_the_index_is_recognised_after_reconcile(
+    app: Flask,
+) -> None:
+    from workers.queues import reconcile
+
+    client = app.test_client()
+    game = finished(client, seed=6)
+    services = app.extensions["tabletape"]
+    services.store.redis.delete(f"{app.config['KEY_PREFIX']}games:commitments")
+    reconcile(services.store, app.extensions["tabletape.queue"])
+    exported = client.get(f"/games/{game['id']}/export").json
+    assert assert_error(client.post("/games/import", json=exported), 409, "already_imported") == {
+        "id": game["id"]
+    }
+
+
+def test_a_record_without_times_gets_the_import_time_and_a_chain_of_its_own(
+    app: Flask, elsewhere: Flask
+) -> None:
+    here, there = app.test_client(), elsewhere.test_client()
+    game = finished(here, seed=7)
+    exported = here.get(f"/games/{game['id']}/export").json
+    untimed = {k: v for k, v in exported.items() if k not in ("created_at", "finished_at")}
+    untimed["events"] = bodies(exported)
+    copy = there.post("/games/import", json=untimed).json
+    moved = there.get(f"/games/{copy['id']}").json
+    assert moved["seed_commitment"] == exported["seed_commitment"]
+    assert moved["created_at"] != exported["created_at"]
+    audit = there.get(f"/games/{copy['id']}/audit").json
+    assert audit["ok"] is True
+    assert audit["head_hash"] != here.get(f"/games/{game['id']}/audit").json["head_hash"]
+
+
+def test_a_commitment_that_is_not_the_seeds_is_refused(app: Flask, elsewhere: Flask) -> None:
+    game = finished(app.test_client(), seed=8)
+    exported = app.test_client().get(f"/games/{game['id']}/export").json
+    forged = {**exported, "seed": exported["seed"] + 1}
+    assert_error(elsewhere.test_client().post("/games/import", json=forged), 422, "illegal_move")
+    assert elsewhere.test_client().get("/games").json["games"] == []
+
+
+def test_bad_times_in_a_record_are_400_naming_the_event(app: Flask, elsewhere: Flask) -> None:
+    game = finished(app.test_client(), seed=9)
+    exported = app.test_client().get(f"/games/{game['id']}/export").json
+    exported["events"][2]["at"] = "yesterday"
+    details = assert_error(
+        elsewhere.test_client().post("/games/import", json=exported), 400, "invalid_request"
+    )
+    assert "3.at" in json.dumps(details)
+
+
+def test_an_abandoned_game_moves_as_abandoned(app: Flask, elsewhere: Flask) -> None:
+    here = app.test_client()
+    game = create(here, players=["Ana", "Ben"], seed=3)
+    append(here, game, {"type": "abandon"})
+    exported = here.get(f"/games/{game['id']}/export", headers=auth(game)).json
+    copy = elsewhere.test_client().post("/games/import", json=exported).json
+    assert copy["status"] == "abandoned"
+
+
+def test_a_game_of_thousands_of_moves_imports_whole(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    here = make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "a"))
+    there = make_app(real_redis, f"{key_prefix}b:", ARCHIVE_DIR=str(tmp_path / "b"))
+    client = here.test_client()
+    # Madcala with much health: a long duel, whose export is far over a move's 64 KiB.
+    game = create(client, game="madcala", players=["Ana", "Ben"], seed=7,
+                  options={"health": 60})  # fmt: skip
+    play_to_the_end(client, game, seed=7)
+    exported = client.get(f"/games/{game['id']}/export").json
+    size = len(json.dumps(exported))
+    assert size > 64 * 1024, size
+    copy = there.test_client().post("/games/import", json=exported)
+    assert copy.status_code == 201, copy.json
+    # The import's limit is its own: past it, 413.
+    small = make_app(real_redis, f"{key_prefix}c:", IMPORT_MAX_BYTES=size // 2).test_client()
+    assert_error(small.post("/games/import", json=exported), 413, "too_large")

@@ -1,0 +1,145 @@
+"""A record you can fix: the recorder's retraction of a finished game's last move reopens it, and
+an abandonment sets an unfinished game aside for good (over the API)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.service.test_api import append, assert_error, auth, legal
+from tests.service.test_corrections import GAMES, RETRACT, full_state, new_game, without_version
+
+ABANDON = {"type": "abandon"}
+
+
+def play_on(client: FlaskClient, game: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+    """Random legal moves until the game is over; the moves made."""
+    chooser = random.Random(seed)
+    made = []
+    while moves := legal(client, game):
+        made.append(chooser.choice(moves))
+        assert append(client, game, made[-1]).status_code == 201
+    return made
+
+
+def resource(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
+    found: dict[str, Any] = client.get(f"/games/{game['id']}", headers=auth(game)).json
+    return found
+
+
+def seat_headers(game: dict[str, Any], seat: int) -> dict[str, str]:
+    return {"Authorization": f"Bearer {game['seat_tokens'][seat]}"}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_recorders_retraction_after_the_last_move_reopens_the_game(
+    client: FlaskClient, name: str
+) -> None:
+    game = new_game(client, name, seed=5)
+    play_on(client, game, seed=5)
+    finished = resource(client, game)
+    assert finished["status"] == "finished"
+    before_last = full_state(client, game, at=finished["version"] - 1)
+
+    reopened = append(client, game, RETRACT)
+    assert reopened.status_code == 201
+    assert reopened.json["state"]["status"] == "active"
+    now = resource(client, game)
+    assert now["status"] == "active" and now["version"] == finished["version"] + 1
+    assert "result" not in now or now["result"] is None
+    assert now.get("finished_at") is None
+    # The game is where it was before its last move, and goes on to an end again.
+    assert without_version(full_state(client, game)) == without_version(before_last)
+    assert legal(client, game)
+    play_on(client, game, seed=6)
+    assert resource(client, game)["status"] == "finished"
+    assert client.get(f"/games/{game['id']}/audit").json["ok"] is True
+
+
+def test_a_seats_retraction_of_a_finished_game_is_403(client: FlaskClient) -> None:
+    game = new_game(client, "madcala", seed=2)
+    play_on(client, game, seed=2)
+    response = client.post(
+        f"/games/{game['id']}/events", json=RETRACT, headers=seat_headers(game, 0)
+    )
+    assert_error(response, 403, "forbidden")
+    assert resource(client, game)["status"] == "finished"
+
+
+def test_a_move_after_the_end_is_still_409_game_finished(client: FlaskClient) -> None:
+    game = new_game(client, "madcala", seed=2)
+    moves = play_on(client, game, seed=2)
+    assert_error(append(client, game, moves[-1]), 409, "game_finished")
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_an_abandoned_game_takes_no_more_events(client: FlaskClient, name: str) -> None:
+    game = new_game(client, name)
+    move = legal(client, game)[0]
+    append(client, game, move)
+    abandoned = append(client, game, ABANDON)
+    assert abandoned.status_code == 201
+    assert abandoned.json["state"]["status"] == "abandoned"
+    assert resource(client, game)["status"] == "abandoned"
+    assert full_state(client, game)["status"] == "abandoned"
+    # The state before the abandonment is the game's own.
+    assert full_state(client, game, at=1)["status"] == "active"
+    assert legal(client, game) == []
+    for later in (move, RETRACT, ABANDON):
+        assert_error(append(client, game, later), 409, "game_finished")
+    assert client.get(f"/games/{game['id']}/audit").json["ok"] is True
+    assert client.get(f"/games/{game['id']}/events").json["events"][-1]["type"] == "abandon"
+
+
+def test_a_game_may_be_abandoned_before_any_move(client: FlaskClient) -> None:
+    game = new_game(client, "mada")
+    assert append(client, game, ABANDON).status_code == 201
+    assert resource(client, game)["status"] == "abandoned"
+
+
+def test_abandoned_games_are_listed_with_status_abandoned(client: FlaskClient) -> None:
+    kept, set_aside = new_game(client, "sifaka"), new_game(client, "sifaka")
+    append(client, set_aside, ABANDON)
+    listed = client.get("/games?status=abandoned").json["games"]
+    ids = [game["id"] for game in listed]
+    assert set_aside["id"] in ids and kept["id"] not in ids
+
+
+def test_a_seats_abandonment_is_403(client: FlaskClient) -> None:
+    game = new_game(client, "mada")
+    response = client.post(
+        f"/games/{game['id']}/events", json=ABANDON, headers=seat_headers(game, 0)
+    )
+    assert_error(response, 403, "forbidden")
+    assert resource(client, game)["status"] == "active"
+
+
+def test_a_finished_game_cannot_be_abandoned(client: FlaskClient) -> None:
+    game = new_game(client, "madcala", seed=3)
+    play_on(client, game, seed=3)
+    assert_error(append(client, game, ABANDON), 409, "game_finished")
+    assert resource(client, game)["status"] == "finished"
+
+
+def test_an_abandonment_has_no_other_field(client: FlaskClient) -> None:
+    game = new_game(client, "mada")
+    assert_error(append(client, game, {"type": "abandon", "why": "rain"}), 400, "invalid_request")
+    assert resource(client, game)["status"] == "active"
+
+
+def test_an_abandoned_game_keeps_its_secrets(client: FlaskClient) -> None:
+    """Only a game that is over (finished, archived) shows everything: one abandoned ended
+    without a result, and its hands and seed stay the recorder's."""
+    game = new_game(client, "mada")
+    append(client, game, legal(client, game)[0])
+    append(client, game, ABANDON)
+    public = client.get(f"/games/{game['id']}").json
+    assert "seed" not in public and "seed_salt" not in public
+    assert full_state(client, game) != client.get(f"/games/{game['id']}/state").json
+    events = client.get(f"/games/{game['id']}/events").json["events"]
+    assert all("hash" not in event for event in events)
+    page = client.get(f"/games/{game['id']}/view").get_data(as_text=True)
+    assert f"seed {game['seed']}" not in page and "abandoned" in page
