@@ -40,6 +40,7 @@ from service.store.durability import check_durability
 from service.store.embedded import ensure_embedded_redis
 from service.store.events import EventStore
 from service.store.queue import ArchiveQueue
+from service.store.snapshots import SnapshotStore
 
 
 class TabletapeApi(Api):
@@ -77,6 +78,8 @@ def build_services(settings: Mapping[str, Any]) -> Services:
         store,
         Archive(settings["ARCHIVE_DIR"]),
         state_cache_size=settings["STATE_CACHE_SIZE"],
+        snapshots=SnapshotStore(client, settings["KEY_PREFIX"]),
+        snapshot_every=settings["SNAPSHOT_EVERY"],
         recount=archive_queue.enqueue,
     )
     return Services(client, store, game_service, archive_queue)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.store.connection import DEFAULT_REPLICA_WAIT_MS
+from service.store.snapshots import SNAPSHOT_EVERY
 
 DEFAULTS: dict[str, Any] = {
     # Unset: the service starts an embedded Redis of its own, keeping its data in DATA_DIR. It may
@@ -33,6 +34,9 @@ DEFAULTS: dict[str, Any] = {
     # of thousands of moves goes through.
     "IMPORT_MAX_BYTES": 16 * 1024 * 1024,
     "STATE_CACHE_SIZE": 4096,
+    # A snapshot of a game's state after every this many events, kept beside its record, so that
+    # the state after any move is replayed from the nearest one (service.store.snapshots). 0: none.
+    "SNAPSHOT_EVERY": SNAPSHOT_EVERY,
     # Requests per client address and API process (`limits` syntax); empty switches it off.
     "RATE_LIMIT": "100 per second",
     # Live streams (GET /games/{id}/stream): at most STREAM_LIMIT at once per API process (more
@@ -63,7 +67,7 @@ DEFAULTS: dict[str, Any] = {
 _FROM_ENVIRONMENT = (
     "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
-    "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "IMPORT_MAX_BYTES",
+    "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "SNAPSHOT_EVERY", "IMPORT_MAX_BYTES",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
@@ -75,6 +79,7 @@ _NUMBERS = {
     "STREAM_SECONDS": float,
     "STREAM_HEARTBEAT": float,
     "BODY_SECONDS": float,
+    "SNAPSHOT_EVERY": int,
     "IMPORT_MAX_BYTES": int,
 }
 

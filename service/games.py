@@ -63,6 +63,7 @@ from service.store.events import (
     Trimmed,
     damaged_header,
 )
+from service.store.snapshots import SNAPSHOT_EVERY, SnapshotStore, document, read_document
 
 log = logging.getLogger(__name__)
 
@@ -162,11 +163,17 @@ class GameService:
         archive: Archive,
         *,
         state_cache_size: int = 4096,
+        snapshots: SnapshotStore | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
         recount: Callable[[str], object] | None = None,
     ) -> None:
         self.store = store
         self.archive = archive
         self.cache = StateCache(state_cache_size)
+        # The state after every ``snapshot_every`` events, kept beside the record (None or 0:
+        # none; every state not in the cache is then replayed from the seed).
+        self.snapshots = snapshots
+        self.snapshot_every = snapshot_every
         # Called with a game's id when its figures must be counted again: once its last move is
         # stored, or once a retraction undid its finish (the service enqueues the archive job,
         # which archives and counts a finished game and withdraws a reopened one's figures).
@@ -507,8 +514,9 @@ class GameService:
 
     # Reading --------------------------------------------------------------------------------------
     def state(self, record: GameRecord, at: int | None = None) -> Any:
-        """The state after the first ``at`` events (default: all), from the cache when it serves.
-        DamagedRecordError if the record cannot be replayed that far."""
+        """The state after the first ``at`` events (default: all), from the cache when it serves,
+        else from the nearest stored snapshot below it (``_rebuilt``). DamagedRecordError if the
+        record cannot be replayed that far."""
         target = record.version if at is None else at
         cached = self.cache.get(record.id)
         if cached is not None and cached.record.version > record.version:
@@ -527,22 +535,140 @@ class GameService:
             since = self._events(record, cached.record.version, target)
             # The snapshot's own event must be the store's, and a retraction may reach back
             # before the snapshot: else the record is replayed whole.
-            same_head = since[0].hash == cached.record.head_hash
+            same_head = bool(since) and since[0].hash == cached.record.head_hash
             later = since[1:]
-            if same_head and not any(is_retract(stored.body) for stored in later):
+            if same_head and not any(is_correction(stored.body) for stored in later):
                 state = _applied(game, record.id, cached.state, later)
         if state is None:
-            state = self._replayed(game, record, self._events(record, 1, target))
+            state = self._rebuilt(game, record, target)
         if target == record.version:
             self.cache.put(Snapshot(record, state))
         return state
 
-    def _replayed(self, game: Game[Any], record: GameRecord, events: list[StoredEvent]) -> Any:
-        """The state after the record's first ``len(events)`` events, replayed from its start."""
+    def _rebuilt(self, game: Game[Any], record: GameRecord, target: int) -> Any:
+        """The state after event ``target``, replayed from the latest stored snapshot at or below
+        it that is sound (its version's, at the stored hash of its event, decoding) and that no
+        retraction up to ``target`` reaches back before; else from the seed. The snapshots the
+        replay passes and the store lacks are written, best effort."""
+        every = self.snapshot_every
+        if self.snapshots is None or every <= 0 or target < every:
+            return self._replayed(game, record, self._events(record, 1, target))
         start = self._start(game, record)
+        # First the snapshot right below: one read of it, and of the events after it.
+        first = target // every * every
+        events = self._events(record, first, target)
+        if len(events) != target - first + 1:
+            # The store holds fewer events than the header says: replayed as it ever was.
+            return self._replayed(game, record, self._events(record, 1, target))
+        if not _reaches_back(events[1:]):
+            found = self._stored_snapshot(game, record, events[0], start)
+            if found is not None:
+                return self._replay_from(game, record, start, found, events[1:], {first})
+        # Else any sound one further down, or the seed.
+        stored = self._snapshot_versions(record)
+        usable = [version for version in reversed(stored) if 0 < version < target // every * every]
+        base, state = 0, start
+        unsound: set[int] = {target // every * every}
+        for version in usable:
+            if version < first:
+                events = self._events(record, version, first - 1) + events
+                first = version
+            if _reaches_back(events[version - first + 1 :]):
+                continue
+            found = self._stored_snapshot(game, record, events[version - first], start)
+            if found is None:
+                unsound.add(version)
+                continue
+            base, state = version, found
+            break
+        else:
+            if first > 1:
+                events = self._events(record, 1, first - 1) + events
+                first = 1
+        if len(events) != target - first + 1:
+            return self._replayed(game, record, self._events(record, 1, target))
+        have = set(stored) - unsound
+        return self._replay_from(game, record, start, state, events[base - first + 1 :], have)
+
+    def _replayed(self, game: Game[Any], record: GameRecord, events: list[StoredEvent]) -> Any:
+        """The state after the record's first ``len(events)`` events, replayed from its start;
+        the snapshots it passes and the store lacks are written."""
+        start = self._start(game, record)
+        if self.snapshots is not None and 0 < self.snapshot_every <= len(events):
+            have = set(self._snapshot_versions(record))
+            return self._replay_from(game, record, start, start, events, have)
         if any(is_correction(stored.body) for stored in events):
             return _folded(game, record.id, start, events).state
         return _applied(game, record.id, start, events)
+
+    def _replay_from(
+        self,
+        game: Game[Any],
+        record: GameRecord,
+        start: Any,
+        state: Any,
+        events: list[StoredEvent],
+        have: set[int],
+    ) -> Any:
+        """``state`` (the start's, or a snapshot's) folded with ``events``, which follow it; the
+        state after each event whose seq is a multiple of SNAPSHOT_EVERY is written as a snapshot
+        unless ``have`` holds it."""
+        folded = Fold(game, state)
+        passed: list[tuple[StoredEvent, Any]] = []
+        every = self.snapshot_every
+        for stored in events:
+            try:
+                folded.add(stored.body)
+            except TabletapeError as error:
+                raise _refused(record.id, stored, error) from None
+            if every > 0 and stored.seq % every == 0 and stored.seq not in have:
+                passed.append((stored, folded.state))
+        if passed:
+            self._write_snapshots(game, record, start, passed)
+        return folded.state
+
+    def _snapshot_versions(self, record: GameRecord) -> list[int]:
+        assert self.snapshots is not None
+        try:
+            return self.snapshots.versions(record.id)
+        except Exception as error:
+            # A snapshot is a cache: without them, the state is replayed from the seed.
+            log.warning("the snapshots of game %s cannot be listed: %s", record.id, error)
+            return []
+
+    def _stored_snapshot(
+        self, game: Game[Any], record: GameRecord, at: StoredEvent, start: Any
+    ) -> Any:
+        """The state of the snapshot stored at event ``at`` if it is sound, else None."""
+        assert self.snapshots is not None
+        try:
+            raw = self.snapshots.raw(record.id, at.seq)
+        except Exception as error:
+            log.warning("snapshot %s of game %s cannot be read: %s", at.seq, record.id, error)
+            return None
+        if raw is None:
+            return None
+        found = read_document(game, raw, at.seq, at.hash, record.rules_version, start)
+        return None if found is None else found.state
+
+    def _write_snapshots(
+        self,
+        game: Game[Any],
+        record: GameRecord,
+        start: Any,
+        passed: list[tuple[StoredEvent, Any]],
+    ) -> None:
+        """Best effort: a snapshot not written costs a later read a longer replay, nothing more."""
+        assert self.snapshots is not None
+        try:
+            rules = record.rules_version
+            documents = {
+                stored.seq: document(game, stored.seq, stored.hash, rules, state, start)
+                for stored, state in passed
+            }
+            self.snapshots.write(record.id, documents)
+        except Exception as error:
+            log.warning("the snapshots of game %s were not written: %s", record.id, error)
 
     def _check_replays(
         self, game: Game[Any], record: GameRecord, events: list[StoredEvent]
@@ -802,9 +928,26 @@ def event_json(game: Game[Any], stored: StoredEvent, viewer: Viewer) -> dict[str
     return shown
 
 
-def _applied(game: Game[Any], game_id: str, state: Any, events: list[StoredEvent]) -> Any:
-    """``state`` after stored ``events``, none of them a retraction."""
+def _reaches_back(events: list[StoredEvent]) -> bool:
+    """Whether a retraction among ``events`` voids a move made before them: a snapshot taken
+    before ``events`` then holds a move their fold must take back, and cannot serve."""
+    standing = 0
     for stored in events:
+        if is_retract(stored.body):
+            if standing == 0:
+                return True
+            standing -= 1
+        elif not is_correction(stored.body):
+            standing += 1
+    return False
+
+
+def _applied(game: Game[Any], game_id: str, state: Any, events: list[StoredEvent]) -> Any:
+    """``state`` after stored ``events``, none of them a retraction. An abandonment changes no
+    state."""
+    for stored in events:
+        if is_abandon(stored.body):
+            continue
         try:
             state = game.apply(state, stored.body)
         except TabletapeError as error:

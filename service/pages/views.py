@@ -34,13 +34,13 @@ from flask import (
 )
 
 from domain import game_names, get_game
-from domain.corrections import CORRECTION_WORDS
+from domain.corrections import CORRECTION_WORDS, voided
 from domain.errors import UnknownGameError
 from domain.game import Game
 from domain.viewers import PUBLIC
 from service.api.requests import ascii_int
 from service.errors import InvalidRequestError, NotFoundError
-from service.games import GameService
+from service.games import GameService, event_json
 from service.pages.plots import bar_plot, line_plot, shown_number
 from service.pages.refusals import PageRefusal, answer, refuse_unknown_parameters, refused_with
 from service.pages.results import result_words
@@ -150,8 +150,11 @@ def index() -> str:
 def viewer(game_id: str) -> str:
     record = service().get(game_id)
     game = get_game(record.game)
-    events = listed_events(record)
     at, at_problem = _requested_at(record.version)
+    # Only the moves around ``at``: a long game's page is as light as a short one's, and
+    # viewer.js fetches the others from GET /events as the list is scrolled or stepped through.
+    first, last = shown_moves(at, record.version)
+    events = listed_events(record, first, last - first + 1)
     colours = seat_colours(record)
     moves = [
         {
@@ -171,6 +174,8 @@ def viewer(game_id: str) -> str:
         "status": record.status,
         "result": record.result,
         "at": at,
+        # The moves carried, from move ``first`` on (the rest are fetched).
+        "first": first,
         "moves": [move["text"] for move in moves],
         "types": [move["type"] for move in moves],
         "void": [move["void"] for move in moves],
@@ -184,19 +189,35 @@ def viewer(game_id: str) -> str:
             seed_salt=record.seed_salt,
             seed_commitment=record.seed_commitment,
         )
+    at_move = moves[at - first] if first <= at <= last else None
     return render_template(
         "viewer.html",
         record=record,
         moves=moves,
+        first=first,
+        last=last,
         at=at,
         colours=colours,
         winners=set((record.result or {}).get("winners", [])),
         data=data,
-        status_line=status_line(at, record.version, moves),
+        status_line=status_line(at, record.version, at_move),
         at_problem=at_problem,
         drawing=drawing_script(game),
         commitment=commitment_check(record),
     )
+
+
+# The moves the viewer's page lists on either side of the move it opens at.
+MOVES_AROUND = 50
+
+
+def shown_moves(at: int, version: int) -> tuple[int, int]:
+    """The first and last move the viewer's page carries: ``MOVES_AROUND`` either side of
+    ``at`` (more on one side when the other reaches an end of the game). ``(1, 0)``, none, for a
+    game with no move yet."""
+    span = 2 * MOVES_AROUND + 1
+    first = max(1, min(at - MOVES_AROUND, version - span + 1))
+    return first, min(version, first + span - 1)
 
 
 def move_words(game: Game[Any], event: dict[str, Any], players: list[str]) -> str:
@@ -221,13 +242,34 @@ def commitment_check(record: GameRecord) -> str:
     )
 
 
-def listed_events(record: GameRecord) -> list[dict[str, Any]]:
-    """The game's events as GET /games/{id}/events lists them to the public (a page is rendered
-    without the token, which stays in the address's fragment): with ``void`` where a retraction
-    voided a move, and, until the game is over, without what only one seat saw."""
-    if not record.version:
+def listed_events(
+    record: GameRecord, first: int = 1, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """The game's events (all, or ``limit`` from move ``first``) as GET /games/{id}/events lists
+    them to the public (a page is rendered without the token, which stays in the address's
+    fragment): with ``void`` where a retraction voided a move, and, until the game is over,
+    without what only one seat saw. A record that does not replay is not listed
+    (DamagedRecordError)."""
+    reader = GameService.reading_as(record, PUBLIC)
+    if limit is None:
+        if not record.version:
+            return []
+        return service().events_json(record, 1, record.version, reader)
+    if not record.version or limit < 1 or first > record.version:
         return []
-    return service().events_json(record, 1, record.version, GameService.reading_as(record, PUBLIC))
+    # Whether the record replays: the service's snapshot of the game says so, else a replay.
+    service().state(record)
+    # Only the moves from ``first`` on are read: whether a move is void depends on the
+    # retractions after it alone (a retraction voids the latest move still standing, and the
+    # moves from ``first`` on stand above any before them), so the fold of domain/corrections.py
+    # over them marks these moves as over the whole record.
+    game = get_game(record.game)
+    stored = service().events(record, first, record.version - first + 1)
+    void = voided([event.body for event in stored])
+    return [
+        {**event_json(game, event, reader), "void": is_void}
+        for event, is_void in zip(stored[:limit], void[:limit], strict=True)
+    ]
 
 
 def drawing_script(game: Game[Any]) -> str | None:
@@ -267,11 +309,13 @@ def _requested_at(version: int) -> tuple[int, str]:
     return at, ""
 
 
-def status_line(at: int, version: int, moves: list[dict[str, Any]]) -> str:
-    """What the viewer's live region says; viewer.js says the same as it steps."""
+def status_line(at: int, version: int, move: dict[str, Any] | None) -> str:
+    """What the viewer's live region says of move ``at`` (``move``, as listed); viewer.js says
+    the same as it steps."""
     if at == 0:
         return f"move 0 of {version}: the start"
-    move = moves[at - 1]
+    if move is None:
+        return f"move {at} of {version}"
     return f"move {at} of {version}: {move['text']}{' (voided)' if move['void'] else ''}"
 
 

@@ -13,6 +13,10 @@
  *
  * The move list is rendered by the server for the public (the token stays in the fragment); with
  * a token, the moves are worded again from GET /events, which then shows what the token may see.
+ * A long game's page carries only the moves around the one it opens at: the others are fetched
+ * from GET /events, a hundred at a time, as the list is scrolled or the game stepped through, so
+ * the page of a game of 5,000 moves is as light as one of 50 (the board comes from
+ * GET /state?at=N either way).
  *
  * A game being recorded is followed live: an EventSource on /games/{id}/stream ("move" messages
  * carry the stored event and its version, "end" says the game is over); where the stream is not
@@ -251,9 +255,9 @@
       version: data.version,
       status: data.status,
       result: data.result,
-      moves: data.moves.slice(),
-      types: (data.types || []).slice(),
-      void: (data.void || []).slice(),
+      // The moves known so far, by number (1 is the first): {text, type, void}. The page
+      // carries those around the move it opens at; the others are fetched as they are needed.
+      moves: new Map(),
       at: data.at,
       token: tokenFromFragment(),
       // Whose eyes the page shows the game through (GET /games/{id}'s "viewer"): "recorder",
@@ -262,8 +266,17 @@
       seat: null,
       refused: false, // the fragment's token was not one of the game's
     };
+    data.moves.forEach((line, index) => {
+      view.moves.set(data.first + index, { text: line, type: data.types[index], void: Boolean(data.void[index]) });
+    });
+    // The moves the list shows: lo to hi (0 is the start), with a link to more at either end.
+    let lo = data.first <= 1 ? 0 : data.first;
+    let hi = data.first + data.moves.length - 1;
+    const earlier = document.getElementById("earlier-moves");
+    const later = document.getElementById("later-moves");
     const base = `/games/${encodeURIComponent(view.id)}`;
     reloadOnNewToken(view.token);
+    let identified = Promise.resolve(); // whose token it is, known: see identify()
     const states = new Map(); // at -> state: a state after move N never changes (but see finish)
     let request = 0; // the latest step asked for: only its answer is drawn
     let shown = null; // the state drawn, and after which move
@@ -317,8 +330,177 @@
     }
 
     function statusLine(at) {
-      const what = at === 0 ? "the start" : view.moves[at - 1] + (view.void[at - 1] ? " (voided)" : "");
-      return `move ${at} of ${view.version}: ${what}`;
+      if (at === 0) return `move 0 of ${view.version}: the start`;
+      const move = view.moves.get(at);
+      // A move not fetched yet is worded once it is (see learn).
+      if (!move) return `move ${at} of ${view.version}`;
+      return `move ${at} of ${view.version}: ${move.text}${move.void ? " (voided)" : ""}`;
+    }
+
+    // The moves, fetched as they are needed -----------------------------------------------------
+    const CHUNK = 100; // moves fetched at a time, and added to the list at a time
+    const AROUND = 50; // moves listed either side of one jumped to (as the server does)
+    const AHEAD = 30; // moves known ahead and behind the one shown, for stepping at once
+    const loading = new Map(); // chunk number -> its fetch under way
+
+    function chunkOf(seq) {
+      return Math.floor((seq - 1) / CHUNK);
+    }
+
+    /** Fetch moves index * CHUNK + 1 to (index + 1) * CHUNK, as this page's token may read them. */
+    function loadChunk(index) {
+      let under = loading.get(index);
+      if (!under) {
+        under = (async () => {
+          await identified; // never with a token the game refuses
+          const body = await getJSON(`${base}/events?from=${index * CHUNK + 1}&limit=${CHUNK}`);
+          body.events.forEach(learn);
+        })().finally(() => loading.delete(index));
+        loading.set(index, under);
+      }
+      return under;
+    }
+
+    /** Know moves from to to (clipped to the game): those not known are fetched. */
+    async function ensureMoves(from, to) {
+      const wanted = new Set();
+      for (let seq = Math.max(1, from); seq <= Math.min(view.version, to); seq += 1) {
+        if (!view.moves.has(seq)) wanted.add(chunkOf(seq));
+      }
+      await Promise.all([...wanted].map(loadChunk));
+    }
+
+    /** A move as fetched: known from now on, worded (and struck through) in the list as fetched. */
+    function learn(event) {
+      if (!(event.seq >= 1 && event.seq <= view.version)) return; // a new one comes by addEvents
+      const move = { text: describe(event, view.players, view.game), type: event.type, void: Boolean(event.void) };
+      const before = view.moves.get(event.seq);
+      view.moves.set(event.seq, move);
+      if (before && before.text === move.text && before.void === move.void) return;
+      const item = moveList.querySelector(`li[data-at="${event.seq}"]`);
+      if (item) wordItem(item, move);
+      if (view.at === event.seq) status.textContent = statusLine(view.at);
+    }
+
+    function moveItem(seq) {
+      const item = document.createElement("li");
+      item.dataset.at = String(seq);
+      const link = document.createElement("a");
+      link.href = `?at=${seq}`;
+      const number = document.createElement("span");
+      number.className = "seq";
+      number.textContent = String(seq);
+      const words = document.createElement("span");
+      words.className = "text";
+      link.append(number, " ", words);
+      item.append(link);
+      if (seq === 0) words.textContent = "the start";
+      else wordItem(item, view.moves.get(seq));
+      return item;
+    }
+
+    function wordItem(item, move) {
+      item.dataset.type = String(move.type);
+      item.classList.toggle("void", move.void);
+      item.querySelector(".text").textContent = move.text;
+      const note = item.querySelector(".voided");
+      if (move.void && !note) {
+        const added = document.createElement("span");
+        added.className = "voided";
+        added.textContent = "(voided)";
+        item.querySelector("a").append(" ", added);
+      } else if (!move.void && note) {
+        note.remove();
+      }
+    }
+
+    /** The links to the moves before and after those listed (plain links to ?at= without this
+     * script, which loads the moves into the list instead). */
+    function showMore() {
+      earlier.hidden = lo <= 0;
+      if (lo > 0) {
+        earlier.firstElementChild.href = `?at=${lo - 1}`;
+        earlier.firstElementChild.textContent = `Earlier moves (0 to ${lo - 1})`;
+      }
+      later.hidden = hi >= view.version;
+      if (hi < view.version) {
+        later.firstElementChild.href = `?at=${hi + 1}`;
+        later.firstElementChild.textContent = `Later moves (${hi + 1} to ${view.version})`;
+      }
+    }
+
+    // What changes the list is done in turn, each step on the list as the last left it.
+    let listWork = Promise.resolve();
+    function inTurn(task) {
+      listWork = listWork.then(task).catch((error) => console.warn("could not list the moves:", error));
+      return listWork;
+    }
+
+    /** List moves from to to (0 is the start), once known: a range that meets the one listed
+     * extends it (the moves in sight stay in sight), another replaces it. */
+    async function listMoves(from, to) {
+      from = Math.max(0, from);
+      to = Math.min(view.version, to);
+      await ensureMoves(from, to);
+      if (to < lo - 1 || from > hi + 1) {
+        moveList.replaceChildren();
+        lo = from;
+        hi = from - 1;
+      }
+      if (from < lo) {
+        const added = document.createDocumentFragment();
+        for (let seq = from; seq < lo; seq += 1) added.append(moveItem(seq));
+        const height = moveList.scrollHeight;
+        moveList.prepend(added);
+        moveList.scrollTop += moveList.scrollHeight - height;
+        lo = from;
+      }
+      if (to > hi) {
+        const added = document.createDocumentFragment();
+        for (let seq = hi + 1; seq <= to; seq += 1) added.append(moveItem(seq));
+        moveList.append(added);
+        hi = to;
+      }
+      showMore();
+      markCurrent(view.at);
+    }
+
+    /** Bring the move shown into the list: the list grows to it when it is near, else lists the
+     * moves around it. Asked again while at work, it places the latest move shown. */
+    let placing = false;
+    function placeInList() {
+      if (placing) return;
+      placing = true;
+      inTurn(async () => {
+        placing = false;
+        const at = view.at;
+        if (at >= lo && at <= hi) markCurrent(at);
+        else if (at >= lo - CHUNK && at <= hi + CHUNK) await listMoves(Math.min(lo, at - 10), Math.max(hi, at + 10));
+        else await listMoves(at - AROUND, at + AROUND);
+      });
+    }
+
+    // Scrolled near either end, the list loads the moves beyond it.
+    let scrolling = false;
+    moveList.addEventListener("scroll", () => {
+      if (scrolling) return;
+      scrolling = true;
+      inTurn(async () => {
+        scrolling = false;
+        const margin = moveList.clientHeight;
+        if (lo > 0 && moveList.scrollTop < margin) await listMoves(lo - CHUNK, hi);
+        else if (hi < view.version && moveList.scrollTop + 2 * margin > moveList.scrollHeight) {
+          await listMoves(lo, hi + CHUNK);
+        }
+      });
+    }, { passive: true });
+
+    for (const [more, extend] of [[earlier, () => listMoves(lo - CHUNK, hi)], [later, () => listMoves(lo, hi + CHUNK)]]) {
+      more.firstElementChild.addEventListener("click", (event) => {
+        if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        inTurn(extend);
+      });
     }
 
     function keepAddress(at) {
@@ -419,6 +601,8 @@
       view.at = at;
       updateControls();
       if (!settings.initial) keepAddress(at);
+      placeInList();
+      ensureMoves(at - AHEAD, at + AHEAD).catch((error) => console.warn("could not fetch the moves:", error));
       const ticket = ++request;
       let state = states.get(at);
       if (state === undefined) {
@@ -469,47 +653,36 @@
     let catching = null;
     let stopFollowing = () => {};
 
-    /** Which moves are void: a retraction voids the latest move still standing (the rule of
-     * domain/corrections.py, which depends on the types of the events alone). */
-    function markVoided() {
-      const standing = [];
-      const voided = view.types.map(() => false);
-      view.types.forEach((type, index) => {
-        if (type !== "retract") standing.push(index);
-        else if (standing.length) voided[standing.pop()] = true;
-      });
-      view.void = voided;
-      view.void.forEach((isVoid, index) => {
-        const item = moveList.querySelector(`li[data-at="${index + 1}"]`);
-        if (!isVoid || !item || item.classList.contains("void")) return;
-        item.classList.add("void");
-        const note = document.createElement("span");
-        note.className = "voided";
-        note.textContent = "(voided)";
-        item.querySelector("a").append(" ", note);
-      });
-    }
-
-    function addMoveItem(seq, line, type) {
-      const item = document.createElement("li");
-      item.dataset.at = String(seq);
-      item.dataset.type = String(type);
-      const link = document.createElement("a");
-      link.href = `?at=${seq}`;
-      const number = document.createElement("span");
-      number.className = "seq";
-      number.textContent = String(seq);
-      const words = document.createElement("span");
-      words.className = "text";
-      words.textContent = line;
-      link.append(number, " ", words);
-      item.append(link);
-      moveList.append(item);
+    /** A retraction voids the latest move still standing before it (the rule of
+     * domain/corrections.py, which depends on the types of the events alone): walking back from
+     * it, each retraction met stands for one more move voided. Moves not known are fetched. */
+    async function voidRetracted(retractions) {
+      try {
+        for (const retraction of retractions) {
+          let owed = 1;
+          for (let seq = retraction - 1; seq >= 1 && owed > 0; seq -= 1) {
+            if (!view.moves.has(seq)) await ensureMoves(seq - CHUNK + 1, seq);
+            const move = view.moves.get(seq);
+            if (!move) return;
+            if (move.type === "retract") owed += 1;
+            else if ((owed -= 1) === 0 && !move.void) {
+              move.void = true;
+              const item = moveList.querySelector(`li[data-at="${seq}"]`);
+              if (item) wordItem(item, move);
+              if (view.at === seq) status.textContent = statusLine(seq);
+            }
+          }
+        }
+      } catch (error) {
+        console.warn("could not tell which move was voided:", error);
+      }
     }
 
     /** Add the events that follow the last one known; a gap is filled from GET /events. */
     function addEvents(events) {
       const following = view.at === view.version;
+      const listedToTheEnd = hi === view.version;
+      const retractions = [];
       let added = false;
       for (const event of events) {
         if (event.seq <= view.version) continue;
@@ -518,15 +691,18 @@
           break;
         }
         const line = describe(event, view.players, view.game);
-        view.moves.push(line);
-        view.types.push(event.type);
-        view.void.push(Boolean(event.void));
+        view.moves.set(event.seq, { text: line, type: event.type, void: Boolean(event.void) });
         view.version = event.seq;
-        addMoveItem(event.seq, line, event.type);
+        if (listedToTheEnd) {
+          moveList.append(moveItem(event.seq));
+          hi = event.seq;
+        }
+        if (event.type === "retract") retractions.push(event.seq);
         added = true;
       }
       if (!added) return;
-      markVoided();
+      showMore();
+      if (retractions.length) voidRetracted(retractions);
       if (following) go(view.version);
       else updateControls();
     }
@@ -558,30 +734,16 @@
       return catching;
     }
 
-    /** Word again the moves listed so far, from GET /events as this page may read it: the server
+    /** Word again the moves known so far, from GET /events as this page may read it: the server
      * rendered the public list, and a token (or the game's end) may show more, such as a seat's
      * own cards. Only the moves that now read differently change. */
     async function describeAgain() {
+      const chunks = [...new Set([...view.moves.keys()].map(chunkOf))].sort((a, b) => a - b);
       try {
-        for (let from = 1; from <= view.moves.length; from += PAGE) {
-          const body = await getJSON(`${base}/events?from=${from}&limit=${PAGE}`);
-          body.events.forEach(relabel);
-          if (body.events.length < PAGE) break;
-        }
+        for (const index of chunks) await loadChunk(index);
       } catch (error) {
         console.warn("could not fetch the moves:", error);
       }
-    }
-
-    function relabel(event) {
-      const index = event.seq - 1;
-      if (!(index >= 0 && index < view.moves.length)) return;
-      const line = describe(event, view.players, view.game);
-      if (line === view.moves[index]) return;
-      view.moves[index] = line;
-      const words = moveList.querySelector(`li[data-at="${event.seq}"] .text`);
-      if (words) words.textContent = line;
-      if (view.at === event.seq) status.textContent = statusLine(view.at);
     }
 
     function setLive(mode) {
@@ -660,7 +822,8 @@
 
     updateControls();
     // Whose token first: a refused one would make every request below fail.
-    identify().then(() => {
+    identified = identify();
+    identified.then(() => {
       go(view.at, { initial: true });
       follow();
       if (view.token && view.status === "active") describeAgain();
