@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Final
 
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
@@ -54,6 +53,7 @@ from domain.mada.state import (
     may_play,
     replace_at,
     scorpion_choices,
+    with_changes,
     without,
 )
 from domain.mada.views import result, view
@@ -101,7 +101,7 @@ def setup(players: int, seed: int, first_player: int, chance: str, catalog: Cata
     for dealt in range(HAND_LIMIT * players):
         card, draw_pile = draw_pile.draw(None)
         hands[dealt % players] += (card,)
-    return _resolve_dealt_scorpions(replace(state, draw_pile=draw_pile, hands=tuple(hands)))
+    return _resolve_dealt_scorpions(with_changes(state, draw_pile=draw_pile, hands=tuple(hands)))
 
 
 def _resolve_dealt_scorpions(state: MadaState) -> MadaState:
@@ -111,7 +111,7 @@ def _resolve_dealt_scorpions(state: MadaState) -> MadaState:
         state = _reveal_scorpion(_set_hand(state, holder, hand), holder)
         if state.pending is not None:
             return state
-    return _start_turn(replace(state, in_setup=False), state.first_player)
+    return _start_turn(with_changes(state, in_setup=False), state.first_player)
 
 
 def _first_scorpion_holder(state: MadaState) -> int | None:
@@ -211,6 +211,12 @@ def _check_drawable(state: MadaState, seen: Card | None) -> None:
 # --- evolving ----------------------------------------------------------------------------------
 
 
+# ``also``, in the helpers below that take it: other fields changed in the same copy of the
+# state (the card drawn comes with the draw pile left, the card played with the hand it left).
+# Each copy of the state costs about as much as a rule's work, so an event makes as few as it can
+# (issue #23).
+
+
 def evolve(state: MadaState, move: Move) -> MadaState:
     """The state after ``move``, which ``check`` has accepted."""
     seat = move.player
@@ -218,63 +224,70 @@ def evolve(state: MadaState, move: Move) -> MadaState:
         case Deal(cards=cards):
             return _deal(state, seat, cards)
         case Play(card=card, target=target):
-            state = _set_hand(state, seat, without(state.hands[seat], card))
+            hands = replace_at(state.hands, seat, without(state.hands[seat], card))
             if card == DOUBLE_LEMUR:
                 # The event may leave out the target only with two players: then, the opponent.
                 opponent = 1 - seat if target is None else target
-                state = _swap_piles(_to_discard(state, card), seat, opponent)
+                state = _swap_piles(_to_discard(state, card, hands=hands), seat, opponent)
             else:
-                state = _onto_pile(state, seat, card)
+                state = _onto_pile(state, seat, card, hands=hands)
             return _pass_turn(state, seat)
         case Draw(card=seen):
-            card, state = _draw(state, seen)
+            card, draw_pile, state = _draw(state, seen)
             if card == SCORPION:
-                return _after_scorpion(_reveal_scorpion(state, seat))
-            return _pass_turn(_set_hand(state, seat, (*state.hands[seat], card)), seat)
+                return _after_scorpion(_reveal_scorpion(state, seat, draw_pile=draw_pile))
+            hand = (*state.hands[seat], card)
+            return _pass_turn(_set_hand(state, seat, hand, draw_pile=draw_pile), seat)
         case TryLuck(card=seen):
             return _try_luck(state, seat, seen)
         case ScorpionDiscard(card=card):
-            state = replace(_discard_from_hand(state, seat, card), pending=None)
+            state = with_changes(_discard_from_hand(state, seat, card), pending=None)
             return _after_scorpion(state)
         case ChooseTarget(target=target):
-            return _pass_turn(_swap_piles(replace(state, pending=None), seat, target), seat)
+            return _pass_turn(_swap_piles(with_changes(state, pending=None), seat, target), seat)
         case RoundDiscard(cards=cards):
             for card in cards:
                 state = _discard_from_hand(state, seat, card)
-            return _start_turn(replace(state, pending=None), (seat + 1) % state.players)
+            return _start_turn(with_changes(state, pending=None), (seat + 1) % state.players)
 
 
 def _deal(state: MadaState, seat: int, cards: tuple[Card, ...]) -> MadaState:
     draw_pile = state.draw_pile
     for card in cards:
         _, draw_pile = draw_pile.draw(card)
-    state = replace(state, draw_pile=draw_pile, hands=replace_at(state.hands, seat, cards))
+    state = with_changes(state, draw_pile=draw_pile, hands=replace_at(state.hands, seat, cards))
     if seat + 1 < state.players:
-        return replace(state, pending=Pending(DEAL, seat + 1))
-    return _resolve_dealt_scorpions(replace(state, pending=None))
+        return with_changes(state, pending=Pending(DEAL, seat + 1))
+    return _resolve_dealt_scorpions(with_changes(state, pending=None))
 
 
 def _try_luck(state: MadaState, seat: int, seen: Card | None) -> MadaState:
-    card, state = _draw(state, seen)
+    card, draw_pile, state = _draw(state, seen)
     if card == SCORPION:
-        return _after_scorpion(_reveal_scorpion(state, seat))
+        return _after_scorpion(_reveal_scorpion(state, seat, draw_pile=draw_pile))
     if card == DOUBLE_LEMUR:
-        state = _to_discard(state, card)
+        state = _to_discard(state, card, draw_pile=draw_pile)
         if state.players == 2:
             return _pass_turn(_swap_piles(state, seat, 1 - seat), seat)
-        return replace(state, pending=Pending(CHOOSE_TARGET, seat))
+        return with_changes(state, pending=Pending(CHOOSE_TARGET, seat))
     pile = state.piles[seat]
     lost = isinstance(card, int) and not may_play(pile, card)
     # A losing card still lands on the pile, and goes to the discard with it.
-    state = _onto_pile(state, seat, card)
+    state = _onto_pile(state, seat, card, draw_pile=draw_pile)
     return _lose_round(state, seat) if lost else _pass_turn(state, seat)
 
 
-def _draw(state: MadaState, seen: Card | None) -> tuple[Card, MadaState]:
+def _draw(state: MadaState, seen: Card | None) -> tuple[Card, DrawPile[Card], MadaState]:
+    """The card drawn, the draw pile left after it, and the state it was drawn from: ``state``, or
+    when its draw pile is empty, ``state`` with the discards reshuffled into a new one.
+
+    The caller puts the pile left into the state along with the card's own changes, in a single
+    copy of the state (``also``, issue #23).
+    """
     if not state.draw_pile:
         state = _reshuffle(state)
     card, draw_pile = state.draw_pile.draw(seen)
-    return card, replace(state, draw_pile=draw_pile)
+    return card, draw_pile, state
 
 
 def _reshuffle(state: MadaState) -> MadaState:
@@ -282,15 +295,15 @@ def _reshuffle(state: MadaState) -> MadaState:
         cards_to_reshuffle(state), observed=state.observed, rng=state.rng, sort_key=card_order
     )
     tops = tuple(pile[-1:] for pile in state.piles)
-    return replace(state, draw_pile=draw_pile, rng=rng, discard=(), piles=tops)
+    return with_changes(state, draw_pile=draw_pile, rng=rng, discard=(), piles=tops)
 
 
-def _reveal_scorpion(state: MadaState, seat: int) -> MadaState:
+def _reveal_scorpion(state: MadaState, seat: int, **also: Any) -> MadaState:
     """The Scorpion goes on the discard; a hand card follows it now, or once its holder chooses."""
-    state = _to_discard(state, SCORPION)
+    state = _to_discard(state, SCORPION, **also)
     choices = scorpion_choices(state.hands[seat])
     if len(choices) > 1:
-        return replace(state, pending=Pending(SCORPION_DISCARD, seat))
+        return with_changes(state, pending=Pending(SCORPION_DISCARD, seat))
     if choices:
         state = _discard_from_hand(state, seat, choices[0])
     return state
@@ -305,10 +318,10 @@ def _after_scorpion(state: MadaState) -> MadaState:
     return _pass_turn(state, state.turn)
 
 
-def _onto_pile(state: MadaState, seat: int, card: Card) -> MadaState:
+def _onto_pile(state: MadaState, seat: int, card: Card, **also: Any) -> MadaState:
     pile = state.piles[seat]
     pile = _lemur_drags(pile) if card == LEMUR else (*pile, card)
-    return replace(state, piles=replace_at(state.piles, seat, pile))
+    return with_changes(state, piles=replace_at(state.piles, seat, pile), **also)
 
 
 def _lemur_drags(pile: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -335,17 +348,17 @@ def _lose_round(state: MadaState, loser: int) -> MadaState:
             set_aside[seat] += (pile[-1],)
             pile = pile[:-1]
         discard.extend(pile)
-    state = replace(
+    state = with_changes(
         state,
         set_aside=tuple(set_aside),
         discard=tuple(discard),
         piles=((),) * state.players,
     )
     if any(len(cards) >= CARDS_TO_END for cards in state.set_aside):
-        return replace(state, finished=True, pending=None)
-    state = replace(state, round=state.round + 1)
+        return with_changes(state, finished=True, pending=None)
+    state = with_changes(state, round=state.round + 1)
     if state.hands[loser]:
-        return replace(state, pending=Pending(ROUND_DISCARD, loser))
+        return with_changes(state, pending=Pending(ROUND_DISCARD, loser))
     return _start_turn(state, (loser + 1) % state.players)
 
 
@@ -362,21 +375,21 @@ def _start_turn(state: MadaState, seat: int) -> MadaState:
     for step in range(state.players):
         candidate = (seat + step) % state.players
         if drawable or can_play_any(state, candidate):
-            return replace(state, turn=candidate, pending=None)
-    return replace(state, finished=True, pending=None)
+            return with_changes(state, turn=candidate, pending=None)
+    return with_changes(state, finished=True, pending=None)
 
 
 def _swap_piles(state: MadaState, seat: int, target: int) -> MadaState:
     piles = replace_at(state.piles, seat, state.piles[target])
-    return replace(state, piles=replace_at(piles, target, state.piles[seat]))
+    return with_changes(state, piles=replace_at(piles, target, state.piles[seat]))
 
 
-def _set_hand(state: MadaState, seat: int, hand: tuple[Card, ...]) -> MadaState:
-    return replace(state, hands=replace_at(state.hands, seat, hand))
+def _set_hand(state: MadaState, seat: int, hand: tuple[Card, ...], **also: Any) -> MadaState:
+    return with_changes(state, hands=replace_at(state.hands, seat, hand), **also)
 
 
-def _to_discard(state: MadaState, card: Card) -> MadaState:
-    return replace(state, discard=(*state.discard, card))
+def _to_discard(state: MadaState, card: Card, **also: Any) -> MadaState:
+    return with_changes(state, discard=(*state.discard, card), **also)
 
 
 def _discard_from_hand(state: MadaState, seat: int, card: Card) -> MadaState:
@@ -452,7 +465,14 @@ class Mada(Game[MadaState]):
             raise GameFinishedError("the game is over: no move can follow its end")
         move = parse_event(state, event)
         check(state, move)
-        return replace(evolve(state, move), version=state.version + 1)
+        after = evolve(state, move)
+        if after is state:
+            return with_changes(state, version=state.version + 1)
+        # ``evolve`` has just built ``after`` (each change is a new copy) and nothing else holds it
+        # yet: its version is set on it rather than on one more copy, a copy saved per event
+        # (issue #23). The state given to ``apply`` is never touched.
+        object.__setattr__(after, "version", state.version + 1)
+        return after
 
     def legal_moves(self, state: MadaState) -> list[dict[str, Any]]:
         return legal_moves(state)

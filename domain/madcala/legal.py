@@ -39,7 +39,7 @@ body, listed or not. What is listed:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from itertools import combinations, permutations
 from math import comb
@@ -68,6 +68,7 @@ from domain.madcala.state import (
     replace_at,
     side,
     side_is_empty,
+    with_changes,
 )
 
 T = TypeVar("T")
@@ -170,7 +171,7 @@ def _dealt(
         tuple(sorted(dealt + rest[:size], key=state.deck.sort_key)), True, state.deck.sort_key
     )
     hands = pair(replace_at(state.hands, other, tuple(rest[size:])))
-    return replace(state, deck=deck, hands=hands)
+    return with_changes(state, deck=deck, hands=hands)
 
 
 def _bind(action: Callable[..., MadcalaState], *fields: Any) -> Run:

@@ -54,6 +54,7 @@ from domain.madcala.state import (
     pair,
     replace_at,
     side,
+    with_changes,
     without,
 )
 
@@ -168,22 +169,21 @@ def sow(
     if len(doublers) == 2:
         last = seat if last_doubler is None else last_doubler
         doublers = [1 - last, last]
-    normal = [list(cell.normal) for cell in state.spaces]
-    doubler = [list(cell.doubler) for cell in state.spaces]
-    normal[space] = [0, 0]
-    doubler[space] = [False, False]
+    # Only the spaces the Shards leave or land on are made anew; the others are kept as they are
+    # (rebuilding all twelve at each move took a good part of a replay's time, issue #23).
+    spaces = list(state.spaces)
+    spaces[space] = Space((0, 0), (False, False))
     at = space
     for owner in order:
         at = next_space(at, seat)
-        normal[at][owner] += 1
+        cell = spaces[at]
+        normal = pair(replace_at(cell.normal, owner, cell.normal[owner] + 1))
+        spaces[at] = Space(normal, cell.doubler)
     for owner in doublers:
         at = next_space(at, seat)
-        doubler[at][owner] = True
-    spaces = tuple(
-        Space(pair(tuple(normal[index])), pair(tuple(doubler[index])))
-        for index in range(len(normal))
-    )
-    return replace(state, spaces=spaces), at, bool(doublers)
+        cell = spaces[at]
+        spaces[at] = Space(cell.normal, pair(replace_at(cell.doubler, owner, True)))
+    return with_changes(state, spaces=tuple(spaces)), at, bool(doublers)
 
 
 def move_shards(
@@ -196,14 +196,14 @@ def move_shards(
 ) -> MadcalaState:
     """The Move Shards action, landing effect(s) included."""
     state, last, doubled = sow(state, seat, space, order, last_doubler)
-    state = replace(state, moved=True)
+    state = with_changes(state, moved=True)
     effect = effect_at(state, last)
     if effect is None:
         # Only the mover's own Home can be reached: the opponent's is skipped.
         chosen = chooser.choose(HOME_SPACE, tuple(side(seat))[1:])
         state = perform(state, seat, _effect_of(state, chosen), chooser)
         if doubled and not state.finished:
-            state = replace(state, extra_turns=state.extra_turns + 1)
+            state = with_changes(state, extra_turns=state.extra_turns + 1)
         return state
     state = perform(state, seat, effect, chooser)
     if doubled:
@@ -228,7 +228,7 @@ def fallback(state: MadcalaState, seat: int) -> MadcalaState:
         reserve -= 1
         spaces = _add_normal(spaces, space, seat, 1)
     reserves = replace_at(state.reserves, seat, reserve)
-    return replace(state, spaces=spaces, reserves=pair(reserves), moved=True)
+    return with_changes(state, spaces=spaces, reserves=pair(reserves), moved=True)
 
 
 def pay(state: MadcalaState, seat: int, spaces: Sequence[int]) -> MadcalaState:
@@ -237,7 +237,7 @@ def pay(state: MadcalaState, seat: int, spaces: Sequence[int]) -> MadcalaState:
     for space, count in Counter(spaces).items():
         board = _add_normal(board, space, seat, -count)
     reserves = replace_at(state.reserves, seat, state.reserves[seat] + len(spaces))
-    return replace(state, spaces=board, reserves=pair(reserves))
+    return with_changes(state, spaces=board, reserves=pair(reserves))
 
 
 def _add_normal(spaces: tuple[Space, ...], space: int, seat: int, count: int) -> tuple[Space, ...]:
@@ -268,10 +268,10 @@ def perform(state: MadcalaState, seat: int, effect: str, chooser: Chooser) -> Ma
             return state
         reserves = replace_at(state.reserves, seat, state.reserves[seat] - 1)
         spaces = _add_normal(state.spaces, home(seat), seat, 1)
-        return replace(state, spaces=spaces, reserves=pair(reserves))
+        return with_changes(state, spaces=spaces, reserves=pair(reserves))
     if effect == HEAL:
         healed = min(state.health[seat] + 1, state.max_health[seat])
-        return replace(state, health=pair(replace_at(state.health, seat, healed)))
+        return with_changes(state, health=pair(replace_at(state.health, seat, healed)))
     if effect == DRAW_COMMONER:
         return draw(state, seat, chooser)
     if effect == DAMAGE:
@@ -279,7 +279,7 @@ def perform(state: MadcalaState, seat: int, effect: str, chooser: Chooser) -> Ma
             return state
         health = pair(replace_at(state.health, other, state.health[other] - 1))
         dealt = pair(replace_at(state.damage_dealt, seat, state.damage_dealt[seat] + 1))
-        return replace(state, health=health, damage_dealt=dealt, finished=health[other] == 0)
+        return with_changes(state, health=health, damage_dealt=dealt, finished=health[other] == 0)
     if effect == REFRESH_PLUS_ONE:
         options = [card.card.id for card in state.plus_ones[seat] if _refreshable(card)]
         if not options:
@@ -293,7 +293,7 @@ def perform(state: MadcalaState, seat: int, effect: str, chooser: Chooser) -> Ma
     if effect == GATHER_SHARDS:
         return _gather(state, seat)
     if effect == EXTRA_TURN:
-        return replace(state, extra_turns=state.extra_turns + 1)
+        return with_changes(state, extra_turns=state.extra_turns + 1)
     assert effect == STRIKE_SHARD, effect
     shards = [
         (space, owner)
@@ -305,7 +305,7 @@ def perform(state: MadcalaState, seat: int, effect: str, chooser: Chooser) -> Ma
         return state
     space, owner = chooser.choose(STRIKE, shards)
     reserves = replace_at(state.reserves, owner, state.reserves[owner] + 1)
-    return replace(
+    return with_changes(
         state, spaces=_add_normal(state.spaces, space, owner, -1), reserves=pair(reserves)
     )
 
@@ -320,11 +320,11 @@ def draw(state: MadcalaState, seat: int, chooser: Chooser) -> MadcalaState:
         deck, rng = DrawPile.new(
             state.discard, observed=state.observed, rng=state.rng, sort_key=commoner_order
         )
-        state = replace(state, deck=deck, rng=rng, discard=())
+        state = with_changes(state, deck=deck, rng=rng, discard=())
     seen = chooser.choose(DRAWN, state.deck.distinct()) if state.observed else None
     card, deck = state.deck.draw(seen)
     hands = pair(replace_at(state.hands, seat, (*state.hands[seat], card)))
-    return replace(state, deck=deck, hands=hands)
+    return with_changes(state, deck=deck, hands=hands)
 
 
 def _refreshable(card: PlusOne) -> bool:
@@ -340,7 +340,7 @@ def _flip(state: MadcalaState, seat: int, card_id: str, *, face_up: bool) -> Mad
         replace(card, face_up=face_up) if card.card.id == card_id else card
         for card in state.plus_ones[seat]
     )
-    return replace(state, plus_ones=pair(replace_at(state.plus_ones, seat, cards)))
+    return with_changes(state, plus_ones=pair(replace_at(state.plus_ones, seat, cards)))
 
 
 def _gather(state: MadcalaState, seat: int) -> MadcalaState:
@@ -365,7 +365,7 @@ def _gather(state: MadcalaState, seat: int) -> MadcalaState:
         pair(replace_at(cell.normal, seat, cell.normal[seat] + gathered)),
         pair(replace_at(cell.doubler, seat, gathered_doubler)),
     )
-    return replace(state, spaces=tuple(spaces))
+    return with_changes(state, spaces=tuple(spaces))
 
 
 # --- cards -------------------------------------------------------------------------------------
@@ -388,14 +388,14 @@ def use_plus_one(
         state = _set_card(state, seat, slot, PlusOne(used.card, left > 0, left))
         if used.card.to == TO_RESERVE:
             reserves = replace_at(state.reserves, seat, state.reserves[seat] + 1)
-            state = replace(state, reserves=pair(reserves))
+            state = with_changes(state, reserves=pair(reserves))
         else:
             where = (
                 chooser.choose(PLACE, tuple(side(seat)))
                 if used.card.to == TO_ANY_OWN_SPACE
                 else home(seat)
             )
-            state = replace(state, spaces=_add_normal(state.spaces, where, seat, 1))
+            state = with_changes(state, spaces=_add_normal(state.spaces, where, seat, 1))
         return perform_all(state, seat, effects, chooser)
     state = perform_all(pay(state, seat, paid), seat, effects, chooser)
     card = state.plus_ones[seat][slot]
@@ -404,7 +404,7 @@ def use_plus_one(
 
 def _set_card(state: MadcalaState, seat: int, slot: int, card: PlusOne) -> MadcalaState:
     cards = replace_at(state.plus_ones[seat], slot, card)
-    return replace(state, plus_ones=pair(replace_at(state.plus_ones, seat, cards)))
+    return with_changes(state, plus_ones=pair(replace_at(state.plus_ones, seat, cards)))
 
 
 def buy_commoner(
@@ -418,8 +418,8 @@ def play_commoner(
 ) -> MadcalaState:
     """The card leaves the hand, its chosen effects are performed, then it goes to the discard."""
     hands = pair(replace_at(state.hands, seat, without(state.hands[seat], card)))
-    state = perform_all(replace(state, hands=hands), seat, effects, chooser)
-    return replace(state, discard=(*state.discard, card))
+    state = perform_all(with_changes(state, hands=hands), seat, effects, chooser)
+    return with_changes(state, discard=(*state.discard, card))
 
 
 def end_turn(state: MadcalaState, seat: int, discard: Sequence[int]) -> MadcalaState:
@@ -429,7 +429,7 @@ def end_turn(state: MadcalaState, seat: int, discard: Sequence[int]) -> MadcalaS
     for card in discard:
         hand = without(hand, card)
     assert len(hand) <= HAND_LIMIT
-    state = replace(
+    state = with_changes(
         state,
         hands=pair(replace_at(state.hands, seat, hand)),
         discard=(*state.discard, *discard),
@@ -437,5 +437,5 @@ def end_turn(state: MadcalaState, seat: int, discard: Sequence[int]) -> MadcalaS
         moved=False,
     )
     if state.extra_turns:
-        return replace(state, extra_turns=state.extra_turns - 1)
-    return replace(state, current=1 - seat)
+        return with_changes(state, extra_turns=state.extra_turns - 1)
+    return with_changes(state, current=1 - seat)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Final
 
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
@@ -62,6 +61,7 @@ from domain.madcala.state import (
     home,
     owner,
     side_is_empty,
+    with_changes,
 )
 from domain.madcala.views import result, view
 from domain.rng import SplitMix64
@@ -468,7 +468,14 @@ class Madcala(Game[MadcalaState]):
             raise GameFinishedError("the game is over: no move can follow its end")
         move = parse_event(state, event)
         check(state, move)
-        return replace(resolve(state, move), version=state.version + 1)
+        after = resolve(state, move)
+        if after is state:
+            return with_changes(state, version=state.version + 1)
+        # ``resolve`` has just built ``after`` (each change is a new copy) and nothing else holds it
+        # yet: its version is set on it rather than on one more copy, a copy saved per event
+        # (issue #23). The state given to ``apply`` is never touched.
+        object.__setattr__(after, "version", state.version + 1)
+        return after
 
     def legal_moves(self, state: MadcalaState) -> list[dict[str, Any]]:
         return legal_moves(state)

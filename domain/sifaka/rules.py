@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from operator import attrgetter
 from typing import Any, Final
 
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
@@ -29,7 +29,7 @@ from domain.sifaka.catalog import (
     Catalog,
     normalize_catalog,
 )
-from domain.sifaka.geometry import DIRECTIONS, footprint, reading_order
+from domain.sifaka.geometry import DIRECTIONS, footprint
 from domain.sifaka.legal import fitting_anchors, legal_moves, seat_legal_moves
 from domain.sifaka.moves import Action, Deal, Move, Place, parse_event
 from domain.sifaka.state import (
@@ -55,6 +55,7 @@ from domain.sifaka.state import (
     replace_at,
     seat_colours,
     walk,
+    with_changes,
 )
 from domain.sifaka.views import result, view
 from domain.viewers import Viewer
@@ -127,15 +128,15 @@ def _deal(state: SifakaState, seat: int, seen: int | None) -> SifakaState:
     """``seat`` takes the top card (or the card seen); the seat that empties the pile holds the
     last card drawn."""
     card, draw_pile = state.draw_pile.draw(seen)
-    state = replace(state, draw_pile=draw_pile, hands=replace_at(state.hands, seat, card))
+    state = with_changes(state, draw_pile=draw_pile, hands=replace_at(state.hands, seat, card))
     if not draw_pile:
-        state = replace(state, last_holder=seat)
+        state = with_changes(state, last_holder=seat)
     return state
 
 
 def _start_turn(state: SifakaState, seat: int) -> SifakaState:
     """``seat`` places the card it holds, or, holding none, goes straight to its move."""
-    return replace(state, turn=seat, phase=PLACE if state.hands[seat] is not None else MOVE)
+    return with_changes(state, turn=seat, phase=PLACE if state.hands[seat] is not None else MOVE)
 
 
 # --- checking ----------------------------------------------------------------------------------
@@ -219,18 +220,18 @@ def evolve(state: SifakaState, action: Action) -> SifakaState:
         case Deal(card=card):
             state = _deal(state, seat, card)
             if seat + 1 < state.players and state.draw_pile:
-                return replace(state, turn=seat + 1)
+                return with_changes(state, turn=seat + 1)
             return _start_turn(state, state.first_player)
         case Place(x=None):
             held = _held(state, seat)
-            state = replace(
+            state = with_changes(
                 state,
                 discarded=(*state.discarded, held),
                 hands=replace_at(state.hands, seat, None),
             )
-            return replace(state, phase=MOVE)
+            return with_changes(state, phase=MOVE)
         case Place(x=int(x), y=int(y), rotation=rotation):
-            return replace(_place(state, seat, x, y, rotation), phase=MOVE)
+            return with_changes(_place(state, seat, x, y, rotation), phase=MOVE)
         case Move(turns=turns, draw=drawn, counter=value):
             return _move(state, seat, turns, drawn, value)
     raise AssertionError(f"unknown action {action!r}")  # pragma: no cover
@@ -242,6 +243,12 @@ def _held(state: SifakaState, seat: int) -> int:
     return held
 
 
+# ``reading_order`` of a square or a counter lying at (x, y), that is by y then x, read in one step
+# by the interpreter: sorting the whole board anew after each card called a key function per box
+# and took a good part of a replay's time (issue #23).
+_READING_ORDER: Final = attrgetter("y", "x")
+
+
 def _place(state: SifakaState, seat: int, x: int, y: int, rotation: int) -> SifakaState:
     """The card's boxes replace the boxes they cover; a counter goes on each mango box, from the
     top of its colour's pile (in footprint order), while the pile has one. Rotations laying the
@@ -251,7 +258,7 @@ def _place(state: SifakaState, seat: int, x: int, y: int, rotation: int) -> Sifa
     face = card.face(rotation)
     # Of rotations laying the same boxes, the placement is recorded with the smallest.
     rotation = next(r for r in card.rotations if card.face(r) == face)
-    squares = dict(((square.x, square.y), square) for square in state.board)
+    squares = {(square.x, square.y): square for square in state.board}
     lying = list(state.lying)
     piles = list(state.counter_piles)
     for (sx, sy), box in zip(footprint(x, y), face, strict=True):
@@ -275,10 +282,10 @@ def _place(state: SifakaState, seat: int, x: int, y: int, rotation: int) -> Sifa
         done or (x, y) == slot
         for slot, done in zip(STARTING_SLOTS, state.slots_filled, strict=True)
     )
-    return replace(
+    return with_changes(
         state,
-        board=tuple(sorted(squares.values(), key=lambda s: reading_order((s.x, s.y)))),
-        lying=tuple(sorted(lying, key=lambda item: reading_order((item.x, item.y)))),
+        board=tuple(sorted(squares.values(), key=_READING_ORDER)),
+        lying=tuple(sorted(lying, key=_READING_ORDER)),
         counter_piles=tuple(piles),
         hands=replace_at(state.hands, seat, None),
         placements=(*state.placements, Placement(seat, held, x, y, rotation)),
@@ -290,7 +297,7 @@ def _move(
     state: SifakaState, seat: int, turns: tuple[int, ...], drawn: int | None, value: int | None
 ) -> SifakaState:
     end = walk(board_map(state), state.pawns[seat], turns)
-    state = replace(
+    state = with_changes(
         state,
         pawns=replace_at(state.pawns, seat, Pawn(end.x, end.y, end.facing)),
         moved=replace_at(state.moved, seat, state.moved[seat] + end.boxes),
@@ -302,7 +309,7 @@ def _move(
     holder = state.last_holder
     if not state.draw_pile and holder is not None and state.hands[holder] is None:
         # The last card drawn is down and its turn played: the game is over.
-        return replace(state, finished=True)
+        return with_changes(state, finished=True)
     return _start_turn(state, (seat + 1) % state.players)
 
 
@@ -320,7 +327,7 @@ def _take_counter(state: SifakaState, seat: int, x: int, y: int, value: int | No
         _, pile = piles[pile_index].draw(value)
         piles = replace_at(piles, pile_index, pile)
         counter = Counter(counter.colour, value)
-    return replace(
+    return with_changes(
         state,
         lying=state.lying[:index] + state.lying[index + 1 :],
         counter_piles=piles,
@@ -428,7 +435,14 @@ class Sifaka(Game[SifakaState]):
             raise GameFinishedError("the game is over: no move can follow its end")
         action = parse_event(state, event)
         check(state, action)
-        return replace(evolve(state, action), version=state.version + 1)
+        after = evolve(state, action)
+        if after is state:
+            return with_changes(state, version=state.version + 1)
+        # ``evolve`` has just built ``after`` (each change is a new copy) and nothing else holds it
+        # yet: its version is set on it rather than on one more copy, a copy saved per event
+        # (issue #23). The state given to ``apply`` is never touched.
+        object.__setattr__(after, "version", state.version + 1)
+        return after
 
     def legal_moves(self, state: SifakaState) -> list[dict[str, Any]]:
         return legal_moves(state)
