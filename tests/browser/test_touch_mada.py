@@ -26,6 +26,7 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Page, expect
 
 from domain.game import get_game
+from service.pages.views import move_words
 from tests.browser.helpers import LiveServer, append, create, events, legal, state
 
 MADA = get_game("mada")
@@ -487,7 +488,8 @@ def test_a_move_is_said_in_the_same_words_in_the_browser_and_on_the_server(
             "(event) => Tabletape.describe(event, players, 'mada'))",
             [said, players],
         )
-        assert in_the_browser == [MADA.describe(event, players) for event in said]
+        # A correction's words are every game's (the pages' move_words), the rest Mada's own.
+        assert in_the_browser == [move_words(MADA, event, players) for event in said]
     kinds = {event["type"] for event in said}
     assert kinds >= {"deal", "play", "draw", "try_luck", "round_discard", "retract"}
     assert any("hidden" in event for event in said), "no hidden cards to word"

@@ -24,6 +24,7 @@ from playwright.sync_api import Locator, Page, expect
 from domain.sifaka.catalog import DEFAULT_CATALOG
 from domain.sifaka.rules import SIFAKA
 from domain.sifaka.state import SifakaState, board_map, walk_choices
+from service.pages.views import move_words
 from tests.browser.helpers import LiveServer, append, auth, create, events, legal, state
 
 PHONE = {"width": 390, "height": 844}
@@ -649,7 +650,8 @@ def test_moves_are_worded_alike_by_the_server_and_the_page(page: Page, server: L
         "([events, players]) => events.map((e) => Tabletape.describe(e, players, 'sifaka'))",
         [seen, game["players"]],
     )
-    assert in_the_browser == [SIFAKA.describe(event, game["players"]) for event in seen]
+    # A correction's words are every game's (the pages' move_words), the rest Sifaka's own.
+    assert in_the_browser == [move_words(SIFAKA, event, game["players"]) for event in seen]
     assert in_the_browser[:6] == [
         "Ben discards the tile (it fits nowhere)",
         "Ana places the tile at (-3, 2), facing west",
