@@ -94,27 +94,36 @@ def _place(event: Mapping[str, Any], player: int) -> Place:
             f"a place event gives both x and y (or neither, to discard): {missing} is missing",
             {missing: "required with " + given[0]},
         )
-    what = f"an integer from {-MAX_COORDINATE} to {MAX_COORDINATE}"
-    x, y = (
-        value_field(event, name, lambda v: is_int(v) and abs(v) <= MAX_COORDINATE, what)
-        for name in ("x", "y")
-    )
+    x = value_field(event, "x", _is_coordinate, _A_COORDINATE)
+    y = value_field(event, "y", _is_coordinate, _A_COORDINATE)
     rotation = 0
     if "rotation" in event:
-        rotation = value_field(
-            event, "rotation", lambda v: is_int(v) and v in ROTATIONS, "0, 90, 180 or 270"
-        )
+        rotation = value_field(event, "rotation", _is_rotation, "0, 90, 180 or 270")
     return Place(player, int(x), int(y), int(rotation))
+
+
+_A_COORDINATE: Final = f"an integer from {-MAX_COORDINATE} to {MAX_COORDINATE}"
+
+
+def _is_coordinate(value: Any) -> bool:
+    return is_int(value) and abs(value) <= MAX_COORDINATE
+
+
+def _is_rotation(value: Any) -> bool:
+    return is_int(value) and value in ROTATIONS
 
 
 def _turns(event: Mapping[str, Any]) -> tuple[int, ...]:
     if "turns" not in event:
         return ()
+    if isinstance(event["turns"], list) and not event["turns"]:
+        # Most moves turn nowhere: no step to check (what the checks below find, read sooner).
+        return ()
     what = f"step numbers 1..{MAX_PALMS}, ascending, none twice"
     turns = list_field(event, "turns", lambda v: is_int(v) and 1 <= v <= MAX_PALMS, what)
     if any(later <= earlier for earlier, later in pairwise(turns)):
         raise InvalidEventError(f"turns must be {what}, got {turns!r}", {"turns": what})
-    return tuple(int(step) for step in turns)
+    return tuple(map(int, turns))
 
 
 def _drawn(state: SifakaState, event: Mapping[str, Any]) -> int | None:

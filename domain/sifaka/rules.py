@@ -7,8 +7,8 @@
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping, Sequence
-from operator import attrgetter
 from typing import Any, Final
 
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
@@ -38,6 +38,8 @@ from domain.sifaka.state import (
     HUTS,
     MOVE,
     PLACE,
+    POSITION,
+    READING_ORDER,
     STARTING_SLOTS,
     Counter,
     Lying,
@@ -45,11 +47,13 @@ from domain.sifaka.state import (
     Placement,
     SifakaState,
     Square,
+    Walk,
     blocked,
-    board_map,
+    board_lookup,
     colour_index,
     current_player,
     initial_board,
+    laid,
     lying_map,
     placement_problem,
     replace_at,
@@ -125,25 +129,35 @@ def setup(
 
 
 def _deal(state: SifakaState, seat: int, seen: int | None) -> SifakaState:
-    """``seat`` takes the top card (or the card seen); the seat that empties the pile holds the
-    last card drawn."""
+    return with_changes(state, **_dealt(state, seat, seen))
+
+
+def _dealt(state: SifakaState, seat: int, seen: int | None) -> dict[str, Any]:
+    """The changes as ``seat`` takes the top card (or the card seen); the seat that empties the
+    pile holds the last card drawn."""
     card, draw_pile = state.draw_pile.draw(seen)
-    state = with_changes(state, draw_pile=draw_pile, hands=replace_at(state.hands, seat, card))
+    changes = {"draw_pile": draw_pile, "hands": replace_at(state.hands, seat, card)}
     if not draw_pile:
-        state = with_changes(state, last_holder=seat)
-    return state
+        changes["last_holder"] = seat
+    return changes
 
 
 def _start_turn(state: SifakaState, seat: int) -> SifakaState:
-    """``seat`` places the card it holds, or, holding none, goes straight to its move."""
-    return with_changes(state, turn=seat, phase=PLACE if state.hands[seat] is not None else MOVE)
+    return with_changes(state, **_turn_of(state.hands, seat))
+
+
+def _turn_of(hands: tuple[int | None, ...], seat: int) -> dict[str, Any]:
+    """The changes as ``seat`` starts its turn: it places the card it holds, or, holding none,
+    goes straight to its move."""
+    return {"turn": seat, "phase": PLACE if hands[seat] is not None else MOVE}
 
 
 # --- checking ----------------------------------------------------------------------------------
 
 
-def check(state: SifakaState, action: Action) -> None:
-    """Raise IllegalMoveError, naming the rule, if the rules forbid ``action`` now."""
+def check(state: SifakaState, action: Action) -> Walk | None:
+    """Raise IllegalMoveError, naming the rule, if the rules forbid ``action`` now. For a move,
+    return the walk it makes (``evolve`` takes it rather than walking again)."""
     seat = action.player
     awaited = _AWAITED[state.phase]
     if seat != state.turn:
@@ -166,18 +180,19 @@ def check(state: SifakaState, action: Action) -> None:
                     " (a card is discarded only when it cannot be placed anywhere)"
                 )
         case Place(x=int(x), y=int(y)):
-            problem = placement_problem(state, board_map(state), blocked(state), x, y)
+            problem = placement_problem(state, board_lookup(state.board), blocked(state), x, y)
             if problem is not None:
                 raise IllegalMoveError(f"seat {seat} cannot place a card at {[x, y]}: {problem}")
         case Move(turns=turns, draw=drawn, counter=value):
-            _check_move(state, seat, turns, drawn, value)
+            return _check_move(state, seat, turns, drawn, value)
+    return None
 
 
 def _check_move(
     state: SifakaState, seat: int, turns: tuple[int, ...], drawn: int | None, value: int | None
-) -> None:
+) -> Walk:
     try:
-        end = walk(board_map(state), state.pawns[seat], turns)
+        end = walk(board_lookup(state.board), state.pawns[seat], turns)
     except IllegalMoveError as error:
         raise IllegalMoveError(
             f"seat {seat}'s sifaka cannot turn at steps {list(turns)}: {error.message}"
@@ -208,13 +223,15 @@ def _check_move(
             raise IllegalMoveError(
                 f"card {drawn} cannot be drawn: it is not among the cards still unseen"
             )
+    return end
 
 
 # --- evolving ----------------------------------------------------------------------------------
 
 
-def evolve(state: SifakaState, action: Action) -> SifakaState:
-    """The state after ``action``, which ``check`` has accepted."""
+def evolve(state: SifakaState, action: Action, end: Walk | None = None) -> SifakaState:
+    """The state after ``action``, which ``check`` has accepted; for a move, ``end`` is the walk
+    ``check`` found (None: it is walked again)."""
     seat = action.player
     match action:
         case Deal(card=card):
@@ -231,9 +248,11 @@ def evolve(state: SifakaState, action: Action) -> SifakaState:
             )
             return with_changes(state, phase=MOVE)
         case Place(x=int(x), y=int(y), rotation=rotation):
-            return with_changes(_place(state, seat, x, y, rotation), phase=MOVE)
+            return _place(state, seat, x, y, rotation)
         case Move(turns=turns, draw=drawn, counter=value):
-            return _move(state, seat, turns, drawn, value)
+            if end is None:
+                end = walk(board_lookup(state.board), state.pawns[seat], turns)
+            return _move(state, seat, end, drawn, value)
     raise AssertionError(f"unknown action {action!r}")  # pragma: no cover
 
 
@@ -243,26 +262,22 @@ def _held(state: SifakaState, seat: int) -> int:
     return held
 
 
-# ``reading_order`` of a square or a counter lying at (x, y), that is by y then x, read in one step
-# by the interpreter: sorting the whole board anew after each card called a key function per box
-# and took a good part of a replay's time (issue #23).
-_READING_ORDER: Final = attrgetter("y", "x")
-
-
 def _place(state: SifakaState, seat: int, x: int, y: int, rotation: int) -> SifakaState:
     """The card's boxes replace the boxes they cover; a counter goes on each mango box, from the
     top of its colour's pile (in footprint order), while the pile has one. Rotations laying the
-    same boxes are one placement: the smallest of them is recorded."""
+    same boxes are one placement: the smallest of them is recorded. The seat then moves."""
     held = _held(state, seat)
     card = state.catalog.by_id[held]
     face = card.face(rotation)
-    # Of rotations laying the same boxes, the placement is recorded with the smallest.
-    rotation = next(r for r in card.rotations if card.face(r) == face)
-    squares = {(square.x, square.y): square for square in state.board}
-    lying = list(state.lying)
+    # Of rotations laying the same boxes, the placement is recorded with the smallest (those
+    # listed in ``card.rotations`` are already: only others are compared box by box).
+    if rotation not in card.rotations:
+        rotation = next(r for r in card.rotations if card.face(r) == face)
+    squares = []
+    lying = state.lying
     piles = list(state.counter_piles)
     for (sx, sy), box in zip(footprint(x, y), face, strict=True):
-        squares[(sx, sy)] = Square(sx, sy, box)
+        squares.append(Square(sx, sy, box))
         if box.kind != MANGO or box.colour is None:
             continue
         colour = box.colour
@@ -277,48 +292,58 @@ def _place(state: SifakaState, seat: int, x: int, y: int, rotation: int) -> Sifa
             value, piles[index] = piles[index].draw(None)
         else:
             continue
-        lying.append(Lying(sx, sy, Counter(colour, value)))
-    filled = tuple(
-        done or (x, y) == slot
-        for slot, done in zip(STARTING_SLOTS, state.slots_filled, strict=True)
-    )
+        # In reading order, as the board: a new tuple only when a counter is laid.
+        added = list(lying)
+        insort(added, Lying(sx, sy, Counter(colour, value)), key=READING_ORDER)
+        lying = tuple(added)
+    filled = state.slots_filled
+    if (x, y) in STARTING_SLOTS:
+        filled = replace_at(filled, STARTING_SLOTS.index((x, y)), True)
     return with_changes(
         state,
-        board=tuple(sorted(squares.values(), key=_READING_ORDER)),
-        lying=tuple(sorted(lying, key=_READING_ORDER)),
+        board=laid(state.board, squares),
+        lying=lying,
         counter_piles=tuple(piles),
         hands=replace_at(state.hands, seat, None),
         placements=(*state.placements, Placement(seat, held, x, y, rotation)),
         slots_filled=filled,
+        phase=MOVE,
     )
 
 
 def _move(
-    state: SifakaState, seat: int, turns: tuple[int, ...], drawn: int | None, value: int | None
+    state: SifakaState, seat: int, end: Walk, drawn: int | None, value: int | None
 ) -> SifakaState:
-    end = walk(board_map(state), state.pawns[seat], turns)
-    state = with_changes(
-        state,
-        pawns=replace_at(state.pawns, seat, Pawn(end.x, end.y, end.facing)),
-        moved=replace_at(state.moved, seat, state.moved[seat] + end.boxes),
-        turns_played=state.turns_played + 1,
-    )
-    state = _take_counter(state, seat, end.x, end.y, value)
+    # Each step's changes are gathered and the state is copied once, not once per step (a copy
+    # per step took a good part of a replay's time, issue #23).
+    changes: dict[str, Any] = {
+        "pawns": replace_at(state.pawns, seat, Pawn(end.x, end.y, end.facing)),
+        "moved": replace_at(state.moved, seat, state.moved[seat] + end.boxes),
+        "turns_played": state.turns_played + 1,
+        **_counter_taken(state, seat, end.x, end.y, value),
+    }
     if state.draw_pile:
-        state = _deal(state, seat, drawn)
-    holder = state.last_holder
-    if not state.draw_pile and holder is not None and state.hands[holder] is None:
+        changes.update(_dealt(state, seat, drawn))
+    draw_pile = changes.get("draw_pile", state.draw_pile)
+    hands = changes.get("hands", state.hands)
+    holder = changes.get("last_holder", state.last_holder)
+    if not draw_pile and holder is not None and hands[holder] is None:
         # The last card drawn is down and its turn played: the game is over.
-        return with_changes(state, finished=True)
-    return _start_turn(state, (seat + 1) % state.players)
+        changes["finished"] = True
+    else:
+        changes.update(_turn_of(hands, (seat + 1) % state.players))
+    return with_changes(state, **changes)
 
 
-def _take_counter(state: SifakaState, seat: int, x: int, y: int, value: int | None) -> SifakaState:
-    """The seat takes the counter lying where its move ends, if any (an observed game learns its
-    value now, from the event)."""
-    index = next((i for i, item in enumerate(state.lying) if (item.x, item.y) == (x, y)), None)
-    if index is None:
-        return state
+def _counter_taken(
+    state: SifakaState, seat: int, x: int, y: int, value: int | None
+) -> dict[str, Any]:
+    """The changes as the seat takes the counter lying where its move ends, if any (an observed
+    game learns its value now, from the event)."""
+    positions = list(map(POSITION, state.lying))
+    if (x, y) not in positions:
+        return {}
+    index = positions.index((x, y))
     counter = state.lying[index].counter
     piles = state.counter_piles
     if counter.value is None:
@@ -327,12 +352,11 @@ def _take_counter(state: SifakaState, seat: int, x: int, y: int, value: int | No
         _, pile = piles[pile_index].draw(value)
         piles = replace_at(piles, pile_index, pile)
         counter = Counter(counter.colour, value)
-    return with_changes(
-        state,
-        lying=state.lying[:index] + state.lying[index + 1 :],
-        counter_piles=piles,
-        taken=replace_at(state.taken, seat, (*state.taken[seat], counter)),
-    )
+    return {
+        "lying": state.lying[:index] + state.lying[index + 1 :],
+        "counter_piles": piles,
+        "taken": replace_at(state.taken, seat, (*state.taken[seat], counter)),
+    }
 
 
 # --- the game ----------------------------------------------------------------------------------
@@ -434,8 +458,7 @@ class Sifaka(Game[SifakaState]):
         if state.finished:
             raise GameFinishedError("the game is over: no move can follow its end")
         action = parse_event(state, event)
-        check(state, action)
-        after = evolve(state, action)
+        after = evolve(state, action, check(state, action))
         if after is state:
             return with_changes(state, version=state.version + 1)
         # ``evolve`` has just built ``after`` (each change is a new copy) and nothing else holds it

@@ -7,8 +7,11 @@ The board is the set of visible boxes, kept as a tuple sorted in reading order (
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from typing import Any, Final, TypeVar
 
 from domain.chance import DrawPile
@@ -198,15 +201,79 @@ def board_map(state: SifakaState) -> dict[Pos, Box]:
     return {(square.x, square.y): square.box for square in state.board}
 
 
+# ``(x, y)`` and ``reading_order`` (``(y, x)``) of a square, a pawn or a counter lying, read in one
+# step by the interpreter rather than by Python code per item (issue #23).
+POSITION: Final = attrgetter("x", "y")
+READING_ORDER: Final = attrgetter("y", "x")
+_BOX: Final = attrgetter("box")
+
+
+@dataclass(frozen=True, slots=True)
+class _Indexed:
+    """A board (the very tuple), the box at each of its squares, and each square's
+    ``reading_order`` in the board's order (for binary search)."""
+
+    board: tuple[Square, ...]
+    lookup: Mapping[Pos, Box]
+    order: list[tuple[int, int]]
+
+
+def _indexed(board: tuple[Square, ...]) -> _Indexed:
+    lookup = dict(zip(map(POSITION, board), map(_BOX, board), strict=True))
+    return _Indexed(board, lookup, list(map(READING_ORDER, board)))
+
+
+# The board last asked about, indexed. A replay asks about the same board two or three times per
+# event, and a card placed changes four boxes of a hundred: indexing the board anew each time took a
+# good part of a replay's time (issue #23). This only spares work, never decides anything: it is
+# used only for that very tuple (held here, no other tuple can take its id), and it is never
+# changed once kept.
+_last: _Indexed = _indexed(())
+
+
+def _index(board: tuple[Square, ...]) -> _Indexed:
+    global _last
+    last = _last
+    if last.board is not board:
+        last = _last = _indexed(board)
+    return last
+
+
+def board_lookup(board: tuple[Square, ...]) -> Mapping[Pos, Box]:
+    """The box at each visible square of ``board`` (what ``board_map`` gives, not to be changed)."""
+    return _index(board).lookup
+
+
+def laid(board: tuple[Square, ...], squares: Iterable[Square]) -> tuple[Square, ...]:
+    """``board`` with ``squares`` laid on it, each over the box where it lies (if any); still in
+    reading order."""
+    # The same tuple as sorting every square anew, but a card changes only four of them: each goes
+    # in its place by binary search, and the new board's index is the old one changed at four
+    # squares (issue #23).
+    global _last
+    old = _index(board)
+    rows, lookup, order = list(board), dict(old.lookup), list(old.order)
+    for square in squares:
+        key = (square.y, square.x)
+        at = bisect_left(order, key)
+        if (square.x, square.y) in lookup:
+            rows[at] = square
+        else:
+            rows.insert(at, square)
+            order.insert(at, key)
+        lookup[(square.x, square.y)] = square.box
+    new_board = tuple(rows)
+    _last = _Indexed(new_board, lookup, order)
+    return new_board
+
+
 def lying_map(state: SifakaState) -> dict[Pos, Counter]:
     return {(item.x, item.y): item.counter for item in state.lying}
 
 
 def blocked(state: SifakaState) -> frozenset[Pos]:
     """The squares no card may cover: those of a pawn or a counter (only ever asked about)."""
-    return frozenset(
-        [(pawn.x, pawn.y) for pawn in state.pawns] + [(item.x, item.y) for item in state.lying]
-    )
+    return frozenset(chain(map(POSITION, state.pawns), map(POSITION, state.lying)))
 
 
 def current_player(state: SifakaState) -> int | None:
