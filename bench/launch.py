@@ -48,6 +48,10 @@ def main() -> None:
             str(args.workers),
             "--threads",
             str(args.threads),
+            # The archive worker `serve` runs by default is a child too: its jobs would take the
+            # timed windows' CPU, and its forked work-horses come and go among the processes
+            # the figures read (memory, which worker holds a connection).
+            "--no-worker",
             *(
                 ["--worker-class", worker_class]
                 if (worker_class := os.environ.get(WORKER_CLASS_VARIABLE))
