@@ -122,3 +122,17 @@ def test_a_seats_page_offers_neither_abandon_nor_take_back(page: Page, server: L
 
 def _json(move: dict[str, Any]) -> str:
     return json.dumps(move, separators=(",", ":"))
+
+
+def test_a_seats_page_sees_the_end_taken_back_and_the_game_go_on(
+    page: Page, server: LiveServer
+) -> None:
+    game, last = one_move_from_the_end(server)
+    client = server.app.test_client()
+    assert append(client, game, last).status_code == 201
+    page.goto(f"{server.url}/games/{game['id']}/record#token={game['seat_tokens'][1]}")
+    expect(page.locator(RECORDER)).to_have_attribute("data-finished", "true")
+    # The recorder, on another phone, takes the last move back.
+    assert append(client, game, {"type": "retract"}).status_code == 201
+    expect(page.locator("#game-status")).to_have_text("active", timeout=15_000)
+    expect(page.locator(RECORDER)).to_have_attribute("data-finished", "false")

@@ -46,6 +46,9 @@
   const RETRIES = 6;
   const TIMEOUT_MS = 10000;
   const RECENT = 12;
+  // A game that is over may have its last move taken back by the recorder (on another phone):
+  // its page looks this often, since the stream ends with the game.
+  const REOPEN_POLL_MS = 5000;
   const PAGE = 1000; // events asked for per GET /events
 
   function newKey() {
@@ -963,10 +966,23 @@
       liveNote.dataset.mode = mode || "off";
     }
 
+    let reopenWatch = null;
+
     async function finish() {
       if (finished) return;
       finished = true;
       stopFollowing();
+      if (view.status !== "abandoned") {
+        reopenWatch = setInterval(async () => {
+          if (view.busy) return;
+          try {
+            const { body: game } = await getJSON(base);
+            if (game.version > view.version) refresh();
+          } catch (error) {
+            console.warn("looking for a reopening failed:", error);
+          }
+        }, REOPEN_POLL_MS);
+      }
       describeAgain(); // the game is over: every move may now be read whole
       try {
         const { body: game } = await getJSON(base);
@@ -990,6 +1006,7 @@
      * result goes, and the page records and follows the game again. */
     function goOn() {
       finished = false;
+      clearInterval(reopenWatch);
       root.dataset.finished = "false";
       const badge = document.getElementById("game-status");
       badge.textContent = "active";
