@@ -257,6 +257,7 @@ def export(game_id: str | None, every: bool, output: Any) -> None:
             raise click.ClickException(error.message) from None
         output.write(json.dumps(document, indent=1) + "\n")
         return
+    from service.store.events import DamagedHeader
     from workers.queues import every_game
 
     damaged = 0
@@ -265,7 +266,10 @@ def export(game_id: str | None, every: bool, output: Any) -> None:
             if record is None:
                 continue
             try:
-                document = services.games.export(services.games.get(record.id))
+                # The page read each header already: one that does not decode is named here.
+                if isinstance(record, DamagedHeader):
+                    raise record.error()
+                document = services.games.export(record)
             except TabletapeError as error:
                 damaged += 1
                 click.echo(f"not exported: {error.message}", err=True)

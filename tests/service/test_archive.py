@@ -361,3 +361,24 @@ def test_an_import_completes_its_options_with_their_defaults(client: FlaskClient
     copy = client.post("/games/import", json=new_record(exported))
     assert copy.status_code == 201
     assert copy.json["options"] == game["options"] == {"first_player": 1, "chance": "seeded"}
+
+
+def test_export_all_writes_every_game_a_line_that_import_takes_elsewhere(
+    client: FlaskClient, store_url: str, key_prefix: str, archive_dir: Path, tmp_path: Path
+) -> None:
+    games = [finished_game(client, seed=seed) for seed in (11, 12)]
+    games.append(create(client, players=["Ana", "Ben"]))  # an active game moves too
+    backup = tmp_path / "games.jsonl"
+    done = run_cli(worker_env(store_url, key_prefix, archive_dir), "export", "--all", "-o",
+                   str(backup))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = backup.read_text().splitlines()
+    assert len(lines) == 3
+    assert {json.loads(line)["seed_commitment"] for line in lines} == {
+        client.get(f"/games/{game['id']}", headers=auth(game)).json["seed_commitment"]
+        for game in games
+    }
+    moved = run_cli(worker_env(store_url, f"{key_prefix}moved:", archive_dir), "import",
+                    str(backup))  # fmt: skip
+    assert moved.returncode == 0, moved.stderr
+    assert moved.stdout.count(": game ") == 3
