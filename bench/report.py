@@ -208,6 +208,15 @@ def _print_failover(figures: dict[str, Any]) -> None:
     )
     for error in figures["unexpected"][:5]:
         print(f"   ! {error}")
+    rates = figures.get("appends_per_second")
+    if rates:
+        print("   what the wait costs, appends/s through the GameService before the kill:")
+        for threads, with_wait in rates["with_wait"].items():
+            without = rates["without_wait"][threads]
+            print(
+                f"     {threads} thread(s): {with_wait:.0f} with WAIT 1, {without:.0f} without"
+                f"  ({with_wait / without:.2f}x)"
+            )
 
 
 def _print_followers(figures: dict[str, Any]) -> None:

@@ -8,13 +8,13 @@ must be one the contract answers with 503 (``service.store.connection.STORE_UNAV
 
 Redis replicates asynchronously: the store acknowledges an append only once a replica has it (WAIT
 after the append script: service.store.connection.acknowledged_writes), without which a crash could
-lose acknowledged appends. ``test_what_waiting_for_a_replica_costs`` prints what that wait costs.
+lose acknowledged appends. What that wait costs is measured by the benchmark's figure 6
+(bench/failover.py), not here: a test asserts, a benchmark measures.
 """
 
 from __future__ import annotations
 
 import signal
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -28,13 +28,10 @@ from service.config import load_config
 from service.store import connection
 from service.store.connection import STORE_UNAVAILABLE, ReplicaNotConfirmedError, close
 from service.store.events import Appended, EventStore, Replayed
-from tests.cluster_failover import DEADLINE_SECONDS, kill_a_master_under_load, master_of
+from tests.cluster_failover import kill_a_master_under_load, master_of
 from tests.redis_cluster import LocalCluster
 from tests.service.test_store import record
 
-# The timing of WAIT: appends per run, and runs of each kind (the best counts).
-TIMED_APPENDS = 600
-TIMING_RUNS = 5
 # The body of the events appended straight to the store.
 DRAW = '{"type":"draw"}'
 
@@ -60,59 +57,6 @@ def services_on(cluster: LocalCluster, queue_url: str, prefix: str, tmp: Path, *
 def head(game_id: str, version: int) -> str:
     """The head an append at ``version`` chains to here: the header's, then each append's hash."""
     return record(game_id).head_hash if version == 0 else f"h{version}"
-
-
-# --- what WAIT costs ------------------------------------------------------------------------------
-
-
-def appends_per_second(store: EventStore, games: int, appends: int) -> float:
-    """Appends per second with ``games`` threads appending ``appends`` events each, each to a
-    game of its own, straight to the store (the rules' work left out: Redis's part alone)."""
-
-    def append_all(game_id: str) -> None:
-        for version in range(appends):
-            store.append(game_id, expected_version=version, expected_head=head(game_id, version),
-                         canonical_body=DRAW, at="t", hash=f"h{version + 1}",
-                         result=None)  # fmt: skip
-
-    ids = [uuid.uuid4().hex[:16] for _ in range(games)]
-    for game_id in ids:
-        assert store.create(record(game_id))
-    threads = [threading.Thread(target=append_all, args=(game_id,)) for game_id in ids]
-    began = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(DEADLINE_SECONDS)
-    elapsed = time.perf_counter() - began
-    assert all(store.get(game_id).version == appends for game_id in ids)  # type: ignore[union-attr]
-    return games * appends / elapsed
-
-
-def test_what_waiting_for_a_replica_costs(
-    replicated_cluster: LocalCluster, redis_url: str, tmp_path: Path
-) -> None:
-    """Printed, not asserted (`pytest -s` shows it): the best of a few runs of each, taken in
-    turns, so that what else the machine does weighs on both alike."""
-    prefix = f"test-{uuid.uuid4().hex[:12]}:"
-    waiting = services_on(replicated_cluster, redis_url, prefix, tmp_path)
-    not_waiting = services_on(replicated_cluster, redis_url, prefix, tmp_path, REPLICA_WAIT_MS=0)
-    stores = {"with WAIT": waiting.store, "without": not_waiting.store}
-    best: dict[tuple[str, int], float] = {}
-    try:
-        for _ in range(TIMING_RUNS):
-            for threads in (1, 6):
-                for name, store in stores.items():
-                    rate = appends_per_second(store, threads, TIMED_APPENDS // threads)
-                    best[name, threads] = max(rate, best.get((name, threads), 0.0))
-    finally:
-        for services in (waiting, not_waiting):
-            close(services.client)
-    print()
-    for threads in (1, 6):
-        with_wait, without = best["with WAIT", threads], best["without", threads]
-        print(f"appends/s to the store, {threads} thread(s): {with_wait:.0f} with WAIT 1,"
-              f" {without:.0f} without (WAIT costs {1 - with_wait / without:.0%})")  # fmt: skip
 
 
 # --- a master killed under load -------------------------------------------------------------------
