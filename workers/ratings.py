@@ -16,6 +16,7 @@ model is applied, for the live updates and the rebuild alike, so both give the s
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,8 +38,12 @@ from service.stats.ratings import (
 )
 from service.store.connection import StoreClient
 
-MODEL = PlackettLuce()
-NEW_PLAYER: Rating = (MODEL.mu, MODEL.sigma, 0)
+
+@functools.cache
+def model() -> PlackettLuce:
+    """OpenSkill's Plackett-Luce with its default parameters: made when a game is first rated,
+    not when the module is imported."""
+    return PlackettLuce()
 
 
 @dataclass(frozen=True)
@@ -92,9 +97,10 @@ def replay(
     ratings = dict(start)
     replayed = []
     for game in games:
-        before = [ratings.get(player, NEW_PLAYER) for player in game.players]
-        teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
-        rated = MODEL.rate(teams, ranks=list(game.ranks))
+        new_player: Rating = (model().mu, model().sigma, 0)
+        before = [ratings.get(player, new_player) for player in game.players]
+        teams = [[model().rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
+        rated = model().rate(teams, ranks=list(game.ranks))
         after = [
             (team[0].mu, team[0].sigma, games + 1)
             for team, (_, _, games) in zip(rated, before, strict=True)
