@@ -1,4 +1,4 @@
-"""The defaults the README and docs/api.md give each setting are the configuration's own, and the
+"""The defaults docs/configuration.md and docs/api.md give each setting are the configuration's own, and the
 two documents give the same: a test, so that the docs cannot drift from the code again."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ def configuration_table(path: Path) -> dict[str, str]:
     """Setting name (without TABLETAPE_) -> its default cell, from the document's Configuration
     section."""
     text = path.read_text(encoding="utf-8")
-    section = text[text.index("## Configuration") :]
+    section = text[text.index("# Configuration") :]
     rows = {}
     for line in section.splitlines():
         found = re.match(r"\| `(?:TABLETAPE_)?([A-Z_]+)` \|.*\| ([^|]+) \|$", line)
@@ -37,7 +37,7 @@ def shown(value: object) -> str:
 
 
 def test_the_readme_and_the_docs_give_each_setting_the_same_default() -> None:
-    readme = configuration_table(ROOT / "README.md")
+    readme = configuration_table(ROOT / "docs" / "configuration.md")
     docs = configuration_table(ROOT / "docs" / "api.md")
     assert len(readme) >= 12 and len(docs) >= 12
     for name in readme.keys() & docs.keys():
@@ -52,7 +52,7 @@ DECIDED_ELSEWHERE = ("ARCHIVE_DIR", "STREAM_LIMIT")
 
 
 def test_each_documented_default_is_the_configurations() -> None:
-    for path in (ROOT / "README.md", ROOT / "docs" / "api.md"):
+    for path in (ROOT / "docs" / "configuration.md", ROOT / "docs" / "api.md"):
         for name, cell in configuration_table(path).items():
             value = literal(cell)
             if value is None or name not in DEFAULTS or name in DECIDED_ELSEWHERE:

@@ -1,4 +1,4 @@
-"""The rooms of the code and the one way their imports run (README, "How it is built"):
+"""The rooms of the code and the one way their imports run (docs/architecture.md):
 
     domain  <-  service.store  <-  service.api, service.pages, service.stats  <-  service.cli
                       ^                                                             |
