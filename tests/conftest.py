@@ -16,6 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import fakeredis
@@ -152,8 +153,28 @@ def make_app(client: redis.Redis, key_prefix: str, **config: Any) -> Flask:
 
 
 @pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Any) -> Flask:
-    return make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path))
+def archive_dir(tmp_path: Path) -> Path:
+    return tmp_path / "archive"
+
+
+@pytest.fixture
+def app_config() -> dict[str, Any]:
+    """Settings a module gives its apps beyond the suite's (override it in the module)."""
+    return {}
+
+
+@pytest.fixture
+def app(
+    real_redis: redis.Redis,
+    key_prefix: str,
+    tmp_path: Path,
+    archive_dir: Path,
+    app_config: dict[str, Any],
+) -> Flask:
+    """The service on the test's Redis and prefix, its data and archive in the test's folder."""
+    return make_app(
+        real_redis, key_prefix, DATA_DIR=str(tmp_path), ARCHIVE_DIR=str(archive_dir), **app_config
+    )
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-"""The defaults docs/configuration.md and docs/api.md give each setting are the configuration's own, and the
-two documents give the same: a test, so that the docs cannot drift from the code again."""
+"""The defaults docs/configuration.md and docs/api.md give each setting are the configuration's
+own, and the two documents give the same: a test, so that the docs cannot drift from the code."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ recorder's token, or a seat's where a test says so)."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -14,11 +15,13 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from playwright.sync_api import Page, expect
 from werkzeug.serving import make_server
 
 from domain import get_game
 from service.pages.views import move_words
-from tests.service.test_api import create
+from tests.support.api import create
+from tests.support.workers import drain
 
 # The flags Chromium needs here: no sandbox as root, no GPU, and none of its own traffic (this
 # machine reaches nothing outside, and the pages must need nothing outside either).
@@ -154,3 +157,98 @@ def said(game: dict[str, Any], event: dict[str, Any]) -> str:
     """A move in its game's words, as the server's pages say it (a correction's words are every
     game's, the rest the game's own ``describe``)."""
     return move_words(get_game(game["game"]), event, game["players"])
+
+
+RECORDER = "#recorder"
+
+
+def open_recorder(
+    page: Page,
+    server: LiveServer,
+    game: dict[str, Any],
+    seat: int | None = None,
+    version: int | None = 0,
+    ready_js: str | None = None,
+) -> int:
+    """The recorder page from the recorder's link, or from seat ``seat``'s, once it is ready
+    (and ``ready_js`` holds, a game's own sign that its drawing is done) and idle at ``version``
+    (any version when None); the version it shows. The one way every browser test opens it."""
+    token = game["token"] if seat is None else game["seat_tokens"][seat]
+    page.goto(f"{server.url}/games/{game['id']}/record#token={token}")
+    expect(page.locator(RECORDER)).to_have_attribute("data-ready", "true")
+    if ready_js is not None:
+        page.wait_for_function(ready_js)
+    if version is not None:
+        settled(page, version)
+    expect(page.locator(RECORDER)).to_have_attribute("data-busy", "false")
+    return int(page.locator(RECORDER).get_attribute("data-version") or "0")
+
+
+def settled(page: Page, version: int) -> None:
+    expect(page.locator(RECORDER)).to_have_attribute("data-version", str(version))
+    expect(page.locator(RECORDER)).to_have_attribute("data-busy", "false")
+
+
+def finished_games(server: LiveServer, count: int = 3) -> list[dict[str, Any]]:
+    """Games of Mada (Ana, Ben, Caro) played to the end and archived: counted and rated."""
+    made = []
+    for seed in range(count):
+        game = new_game(server.client, "mada", seed=seed)
+        play(server.client, game, seed=seed)
+        made.append(game)
+    drain(server.app)
+    return made
+
+
+def fits_the_width(page: Page) -> bool:
+    width: bool = page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    return width
+
+
+BOARD = "svg#board"
+
+
+def datasets(page: Page, selector: str) -> list[dict[str, str]]:
+    found: list[dict[str, str]] = page.eval_on_selector_all(
+        selector, "nodes => nodes.map(node => Object.assign({}, node.dataset))"
+    )
+    return found
+
+
+def cards_in(page: Page, selector: str) -> list[Any]:
+    found: list[Any] = page.eval_on_selector_all(
+        selector, "nodes => nodes.map(node => JSON.parse(node.dataset.card))"
+    )
+    return found
+
+
+# What each game draws, against its state -------------------------------------------------------
+def check_mada(page: Page, shown: dict[str, Any]) -> None:
+    seats = datasets(page, f"{BOARD} g.seat")
+    assert len(seats) == len(shown["hand_sizes"])
+    for seat, drawn in enumerate(seats):
+        inside = f'{BOARD} g.seat[data-seat="{seat}"]'
+        assert json.loads(drawn["pile"]) == shown["piles"][seat]
+        assert cards_in(page, f"{inside} g.pile g.card") == shown["piles"][seat]
+        assert int(drawn["handSize"]) == shown["hand_sizes"][seat]
+        # Every view has hands: null where this viewer may not see the hand.
+        if shown["hands"][seat] is not None:
+            assert json.loads(drawn["hand"]) == shown["hands"][seat]
+            assert cards_in(page, f"{inside} g.hand g.card") == shown["hands"][seat]
+        else:
+            assert "hand" not in drawn
+            hidden = page.locator(f"{inside} g.hand g.hidden-card")
+            assert hidden.count() == shown["hand_sizes"][seat]
+        assert int(drawn["setAsideCount"]) == shown["set_aside_counts"][seat]
+        if "set_aside" in shown:
+            assert json.loads(drawn["setAside"]) == shown["set_aside"][seat]
+            assert cards_in(page, f"{inside} g.set-aside g.card") == shown["set_aside"][seat]
+            assert int(drawn["score"]) == shown["scores"][seat]
+        else:
+            assert "setAside" not in drawn and "score" not in drawn
+        assert (drawn.get("current") == "true") == (shown["current_player"] == seat)
+    table = datasets(page, f"{BOARD} g.table")[0]
+    assert json.loads(table["discard"]) == shown["discard"]
+    assert int(table["drawPileSize"]) == shown["draw_pile_size"]

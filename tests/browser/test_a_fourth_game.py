@@ -17,8 +17,18 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Page, expect
 
 import tests.games.tally  # noqa: F401  (registers the game until tests/conftest.py does)
-from tests.browser.helpers import LiveServer, append, auth, create, events, legal, play, state
-from tests.browser.test_recorder import open_recorder, settled
+from tests.browser.helpers import (
+    LiveServer,
+    append,
+    auth,
+    create,
+    events,
+    legal,
+    open_recorder,
+    play,
+    settled,
+    state,
+)
 from tests.games.tally import TALLY
 
 BOARD = "svg#board"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import LiveServer, append, create
+from tests.browser.helpers import LiveServer, append, create, open_recorder, settled
 
 RECORDER = "#recorder"
 
@@ -42,23 +42,11 @@ def one_move_from_the_end(server: LiveServer) -> tuple[dict[str, Any], dict[str,
     raise AssertionError("no move ends the game")
 
 
-def open_recorder(page: Page, server: LiveServer, game: dict[str, Any]) -> int:
-    page.goto(f"{server.url}/games/{game['id']}/record#token={game['token']}")
-    expect(page.locator(RECORDER)).to_have_attribute("data-ready", "true")
-    expect(page.locator(RECORDER)).to_have_attribute("data-busy", "false")
-    return int(page.locator(RECORDER).get_attribute("data-version") or "0")
-
-
-def settled(page: Page, version: int) -> None:
-    expect(page.locator(RECORDER)).to_have_attribute("data-version", str(version))
-    expect(page.locator(RECORDER)).to_have_attribute("data-busy", "false")
-
-
 def test_a_mis_tapped_last_move_is_taken_back_and_the_game_goes_on(
     page: Page, server: LiveServer
 ) -> None:
     game, last = one_move_from_the_end(server)
-    version = open_recorder(page, server, game)
+    version = open_recorder(page, server, game, version=None)
     page.locator(f"#legal button[data-move='{_json(last)}']").click()
     page.get_by_role("button", name="Yes: record it and end the game").click()
     settled(page, version + 1)
@@ -86,7 +74,7 @@ def test_a_mis_tapped_last_move_is_taken_back_and_the_game_goes_on(
 def test_taking_back_the_end_can_be_called_off(page: Page, server: LiveServer) -> None:
     game, last = one_move_from_the_end(server)
     assert append(server.app.test_client(), game, last).status_code == 201
-    version = open_recorder(page, server, game)
+    version = open_recorder(page, server, game, version=None)
     page.get_by_role("button", name="Take back the last move").click()
     page.get_by_role("button", name="No, the game is over").click()
     expect(page.locator("#picker")).to_be_hidden()
@@ -97,7 +85,7 @@ def test_taking_back_the_end_can_be_called_off(page: Page, server: LiveServer) -
 def test_a_game_started_by_mistake_is_abandoned(page: Page, server: LiveServer) -> None:
     client = server.app.test_client()
     game = create(client, game="mada", players=["Ana", "Ben", "Caro"], seed=2)
-    version = open_recorder(page, server, game)
+    version = open_recorder(page, server, game, version=None)
     abandon = page.get_by_role("button", name="Abandon the game")
     expect(abandon).to_be_in_viewport()
     abandon.click()

@@ -7,7 +7,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import GAMES, LiveServer, new_game, play
-from tests.service.test_archive import drain
+from tests.support.workers import drain
 
 
 def test_the_index_lists_recent_games_newest_first_with_links(

@@ -7,8 +7,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from service.pages.views import PLAYER_GAMES
-from tests.browser.helpers import LiveServer, new_game
-from tests.browser.test_stats_pages import finished_games, fits_the_width
+from tests.browser.helpers import LiveServer, finished_games, fits_the_width, new_game
 
 
 def no_table_scrolls(page: Page) -> bool:

@@ -18,9 +18,19 @@ import pytest
 from flask.testing import FlaskClient
 from playwright.sync_api import Page, Route, expect
 
-from tests.browser.helpers import LiveServer, append, create, events, legal, said, state
+from tests.browser.helpers import (
+    RECORDER,
+    LiveServer,
+    append,
+    create,
+    events,
+    legal,
+    open_recorder,
+    said,
+    settled,
+    state,
+)
 
-RECORDER = "#recorder"
 MOVES_AS_A_LIST = "tabletape.moves-as-list"
 
 
@@ -36,20 +46,6 @@ def moves_as_a_list(page: Page) -> None:
 
 BOARD = "svg#board"
 NOT_RECORDED = ("seq", "at", "hash", "void")
-
-
-def open_recorder(
-    page: Page, server: LiveServer, game: dict[str, Any], seat: int | None = None, version: int = 0
-) -> None:
-    """The recorder page from the recorder's link, or from seat ``seat``'s."""
-    token = game["token"] if seat is None else game["seat_tokens"][seat]
-    page.goto(f"{server.url}/games/{game['id']}/record#token={token}")
-    settled(page, version)
-
-
-def settled(page: Page, version: int) -> None:
-    expect(page.locator(RECORDER)).to_have_attribute("data-version", str(version))
-    expect(page.locator(RECORDER)).to_have_attribute("data-busy", "false")
 
 
 def version_of(page: Page) -> int:

@@ -8,26 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import LiveServer, new_game, play
-from tests.service.test_archive import drain
-
-
-def finished_games(server: LiveServer, count: int = 3) -> list[dict[str, Any]]:
-    """Games of Mada (Ana, Ben, Caro) played to the end and archived: counted and rated."""
-    made = []
-    for seed in range(count):
-        game = new_game(server.client, "mada", seed=seed)
-        play(server.client, game, seed=seed)
-        made.append(game)
-    drain(server.app)
-    return made
-
-
-def fits_the_width(page: Page) -> bool:
-    width: bool = page.evaluate(
-        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
-    )
-    return width
+from tests.browser.helpers import LiveServer, finished_games, fits_the_width
 
 
 def test_a_name_in_the_viewer_leads_to_the_players_page_and_its_rating_plot(

@@ -27,7 +27,7 @@ from playwright.sync_api import Page, expect
 
 from domain.game import get_game
 from service.pages.views import move_words
-from tests.browser.helpers import LiveServer, append, create, events, legal, state
+from tests.browser.helpers import LiveServer, append, create, events, legal, open_recorder, state
 
 MADA = get_game("mada")
 RECORDER = "#recorder"
@@ -118,15 +118,6 @@ READY_JS = """
 @pytest.fixture
 def viewport() -> dict[str, int]:
     return PHONE
-
-
-def open_page(
-    page: Page, server: LiveServer, game: dict[str, Any], seat: int | None = None
-) -> None:
-    token = game["token"] if seat is None else game["seat_tokens"][seat]
-    page.goto(f"{server.url}/games/{game['id']}/record#token={token}")
-    expect(page.locator(RECORDER)).to_have_attribute("data-ready", "true")
-    page.wait_for_function(READY_JS)
 
 
 def finished(page: Page) -> bool:
@@ -272,7 +263,7 @@ def check_over(client: FlaskClient, game: dict[str, Any], touches: Touches) -> N
 def test_a_seeded_game_recorded_by_touch_on_a_phone(page: Page, server: LiveServer) -> None:
     client = server.client
     game = create(client, players=FIVE, seed=21, options={"chance": "seeded"})
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None, ready_js=READY_JS)
     touches = Touches(client, game, random.Random(5), PHONE["height"])
     record_whole_game(page, touches)
     check_over(client, game, touches)
@@ -283,7 +274,7 @@ def test_a_seeded_game_recorded_by_touch_on_a_phone(page: Page, server: LiveServ
 def test_an_observed_game_recorded_by_touch_on_a_phone(page: Page, server: LiveServer) -> None:
     client = server.client
     game = create(client, players=["Ana", "Ben", "Caro"], seed=8, options={"chance": "observed"})
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None, ready_js=READY_JS)
     touches = Touches(client, game, random.Random(11), PHONE["height"])
     record_whole_game(page, touches)
     check_over(client, game, touches)
@@ -340,7 +331,7 @@ def test_a_two_player_observed_game_recorded_by_touch_on_a_laptop(
 ) -> None:
     client = server.client
     game = create(client, players=["Ana", "Ben"], seed=4, options={"chance": "observed"})
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None, ready_js=READY_JS)
     touches = Touches(client, game, random.Random(3), LAPTOP["height"])
     record_whole_game(page, touches)
     check_over(client, game, touches)
@@ -383,7 +374,7 @@ def test_a_double_lemur_is_played_then_the_row_touched_says_whose_pile(
         {"type": "play", "player": seat, "card": card} for seat, card in ((0, 9), (1, 6), (2, 8))
     ]
     game = observed_game(client, [[5, 9, "double_lemur"], [2, 6, 7], [3, 4, 8]], play)
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None, ready_js=READY_JS)
     touches = Touches(client, game, random.Random(0), PHONE["height"])
     dl = "Play the Double Lemur, then touch whose pile Ana swaps with"
     assert dl in board_labels(page)
@@ -434,7 +425,7 @@ def test_the_cards_discarded_after_a_lost_round_go_in_the_order_touched(
     ]
     game = observed_game(client, [[3, 4, 12], [5, 6, 7], [8, 9, 10]], moves)
     assert state(client, game, 7)["pending"] == {"kind": "round_discard", "player": 0}
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None, ready_js=READY_JS)
     touches = Touches(client, game, random.Random(0), PHONE["height"])
     assert sorted(board_labels(page)) == ["Discard a 3", "Discard a 4"]
     assert button_labels(page) == ["Keep every card"]  # the default: discard nothing
@@ -481,7 +472,7 @@ def test_a_move_is_said_in_the_same_words_in_the_browser_and_on_the_server(
         {"type": "draw", "player": 2, "hidden": ["card"]},
         {"type": "retract"},
     ]
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None, ready_js=READY_JS)
     for players in (["Ana", "Ben", "Caro"], ["Ana", "Ben"]):
         in_the_browser = page.evaluate(
             "([events, players]) => events.map("

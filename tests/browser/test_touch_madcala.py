@@ -22,7 +22,7 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Browser, Page, expect
 
 from domain.madcala import MADCALA
-from tests.browser.helpers import LiveServer, append, create, events, legal
+from tests.browser.helpers import LiveServer, append, create, events, legal, open_recorder
 
 RECORDER = "#recorder"
 TOUCH = "[data-records-move]"
@@ -51,15 +51,6 @@ class Tally:
     labels: list[str] = field(default_factory=list)
     pickers: list[str] = field(default_factory=list)
     confirmed: int = 0
-
-
-def open_page(
-    page: Page, server: LiveServer, game: dict[str, Any], seat: int | None = None
-) -> None:
-    token = game["token"] if seat is None else game["seat_tokens"][seat]
-    page.goto(f"{server.url}/games/{game['id']}/record#token={token}")
-    expect(page.locator(RECORDER)).to_have_attribute("data-ready", "true")
-    settle(page)
 
 
 def settle(page: Page) -> None:
@@ -208,7 +199,7 @@ def test_a_seeded_game_recorded_by_touch_on_a_phone(page: Page, server: LiveServ
     client = server.client
     options = {"chance": "seeded", "health": 4, "first_player": 0}
     game = new_game(client, 21, options)
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None)
     tally = record_a_game({None: page}, client, game, random.Random(5))
     assert tally.confirmed == 1, "the move that ends the game was not confirmed first"
     assert tally.pickers[-1] == ENDS
@@ -225,7 +216,7 @@ def test_an_observed_game_recorded_by_touch_on_a_phone(page: Page, server: LiveS
     client = server.client
     options = {"chance": "observed", "health": 4}
     game = new_game(client, 33, options)
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None)
     tally = record_a_game({None: page}, client, game, random.Random(8))
     assert tally.confirmed == 1
     drawn = [title for title in tally.pickers if title.startswith("Which Commoner was drawn")]
@@ -256,7 +247,7 @@ def test_each_seat_records_its_own_moves_on_its_own_page(
             context.set_default_timeout(10_000)
             pages[seat] = context.new_page()
             pages[seat].on("pageerror", lambda error: problems.append(str(error)))
-            open_page(pages[seat], server, game, seat=seat)
+            open_recorder(pages[seat], server, game, seat=seat, version=None)
             expect(pages[seat].locator("#recording-as")).to_contain_text(PLAYERS[seat])
         tally = record_a_game(pages, client, game, random.Random(3))
         # No confirmation here: /legal marks the moves that end the game for the recorder only.
@@ -275,7 +266,7 @@ def test_a_game_recorded_by_touch_on_a_laptop(page: Page, server: LiveServer) ->
     client = server.client
     options = {"chance": "seeded", "health": 3}
     game = new_game(client, 4, options)
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None)
     tally = record_a_game({None: page}, client, game, random.Random(11), height=LAPTOP["height"])
     assert tally.confirmed == 1
     replayed_alike(client, game, options)
@@ -322,7 +313,7 @@ def test_paying_by_touching_the_plates(page: Page, server: LiveServer) -> None:
 
     listed = play_until(client, game, eat_me_two_ways)
     version = version_of(client, game)
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None)
     card = page.locator('#board g.plus-one[data-card="alice_eat_me"]')
     expect(card).to_have_attribute("aria-label", "Use Eat Me (pay 3 Shards)")
     card.click()
@@ -374,7 +365,7 @@ def test_sowing_in_another_order(page: Page, server: LiveServer) -> None:
     version = version_of(client, game)
     ordered = [move for move in listed if "order" in move]
     space = ordered[-1]["space"]
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None)
     plate = page.locator(f'#board g.plate[data-space="{space}"]')
     expect(plate).to_have_attribute(
         "aria-label", re.compile(r"^Sow from the \d(st|nd|rd|th) plate")
@@ -498,7 +489,7 @@ def test_every_move_listed_is_recorded_by_touch_about_once_a_decision(
     client = server.client
     options = {"chance": "observed", "health": 5}
     game = new_game(client, 8, options)
-    open_page(page, server, game)
+    open_recorder(page, server, game, version=None)
     chooser = random.Random(4)
     started = time.monotonic()
     touches = moves = decisions = 0

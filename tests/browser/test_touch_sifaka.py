@@ -25,7 +25,17 @@ from domain.sifaka.catalog import DEFAULT_CATALOG
 from domain.sifaka.rules import SIFAKA
 from domain.sifaka.state import SifakaState, board_map, walk_choices
 from service.pages.views import move_words
-from tests.browser.helpers import LiveServer, append, auth, create, events, legal, state
+from tests.browser.helpers import (
+    LiveServer,
+    append,
+    auth,
+    create,
+    events,
+    legal,
+    open_recorder,
+    settled,
+    state,
+)
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -47,22 +57,9 @@ SHORT_DECK = {
 }
 
 
-def open_recorder(
-    page: Page, server: LiveServer, game: dict[str, Any], seat: int | None = None
-) -> None:
-    token = game["token"] if seat is None else game["seat_tokens"][seat]
-    page.goto(f"{server.url}/games/{game['id']}/record#token={token}")
-    expect(page.locator(RECORDER)).to_have_attribute("data-ready", "true")
-
-
 def version_now(client: FlaskClient, game: dict[str, Any]) -> int:
     version: int = client.get(f"/games/{game['id']}").json["version"]
     return version
-
-
-def settled(page: Page, version: int) -> None:
-    expect(page.locator(RECORDER)).to_have_attribute("data-version", str(version))
-    expect(page.locator(RECORDER)).to_have_attribute("data-busy", "false")
 
 
 def words_of(node: Locator) -> str:
@@ -364,7 +361,7 @@ def test_a_whole_seeded_game_recorded_by_touch(page: Page, server: LiveServer) -
     # Two thirds of the default deck: a board as wide as a phone allows, within a minute's test.
     deck = {"cards": DEFAULT_CATALOG["cards"][:32]}
     game = new_game(client, ["Ana", "Ben"], 3, chance="seeded", catalog=deck)
-    open_recorder(page, server, game)
+    open_recorder(page, server, game, version=None)
     touches = Touches(page, server, game, random.Random(11), seed=3)
     touches.play()
     recorded = client.get(f"/games/{game['id']}").json
@@ -381,7 +378,7 @@ def test_a_whole_seeded_game_recorded_by_touch(page: Page, server: LiveServer) -
 def test_a_whole_observed_game_recorded_by_touch(page: Page, server: LiveServer) -> None:
     client = server.client
     game = new_game(client, ["Ana", "Ben", "Caro"], 1, chance="observed", catalog=SHORT_DECK)
-    open_recorder(page, server, game)
+    open_recorder(page, server, game, version=None)
     touches = Touches(page, server, game, random.Random(4), seed=1)
     touches.play()
     recorded = client.get(f"/games/{game['id']}").json
@@ -413,7 +410,7 @@ def test_each_seat_records_its_own_moves_on_its_own_page(page: Page, server: Liv
         ),
     )
     for seat, opened in enumerate(pages):
-        open_recorder(opened, server, game, seat=seat)
+        open_recorder(opened, server, game, seat=seat, version=None)
     chooser = random.Random(8)
     seats = [
         Touches(opened, server, game, chooser, seed=2, seat=seat)
@@ -455,7 +452,7 @@ def inside(inner: Locator, outer: Locator) -> bool:
 def test_a_whole_game_recorded_by_touch_on_a_laptop(page: Page, server: LiveServer) -> None:
     client = server.client
     game = new_game(client, ["Ana", "Ben", "Caro", "Dan"], 4, chance="seeded", catalog=SHORT_DECK)
-    open_recorder(page, server, game)
+    open_recorder(page, server, game, version=None)
     touches = Touches(page, server, game, random.Random(3), seed=4)
     for _ in range(6):
         touches.step()
@@ -483,7 +480,7 @@ def test_a_move_that_may_turn_lights_where_each_way_ends(page: Page, server: Liv
     game = new_game(client, ["Ana", "Ben"], 184, chance="seeded")
     play_through_the_api(client, game, 184, 35)
     assert [m["turns"] for m in legal(client, game)] == [[], [1], [2]]
-    open_recorder(page, server, game)
+    open_recorder(page, server, game, version=None)
     settled(page, 35)
     ends = page.locator(f"{BOARD} g.target[data-end]")
     expect(ends).to_have_count(3)
@@ -519,7 +516,7 @@ def test_a_move_that_may_turn_lights_where_each_way_ends(page: Page, server: Liv
 def test_a_tile_is_placed_by_its_corner_then_its_facing(page: Page, server: LiveServer) -> None:
     client = server.client
     game = new_game(client, ["Ana", "Ben"], 3, chance="seeded")
-    open_recorder(page, server, game)
+    open_recorder(page, server, game, version=None)
     moves = legal(client, game)
     slots = sorted({(m["x"], m["y"]) for m in moves})
     assert slots == [(-1, 1), (1, -1), (1, 3), (3, 1)]
@@ -579,7 +576,7 @@ def test_a_tile_that_fits_nowhere_is_discarded_by_a_button(page: Page, server: L
         "request",
         lambda sent: posted.append(sent.post_data_json) if sent.method == "POST" else None,
     )
-    open_recorder(page, server, game)
+    open_recorder(page, server, game, version=None)
     expect(page.locator(f"{BOARD} g.target[data-anchor]")).to_have_count(0)
     expect(page.locator("#actions .sifaka-hint")).to_contain_text("fits nowhere")
     button = page.get_by_role("button", name="Discard the tile (it fits nowhere)")
@@ -608,7 +605,7 @@ def test_equal_tiles_on_a_seats_page_send_the_other_card_when_one_is_refused(
     assert append(client, game, legal(client, game)[0]).status_code == 201
     ways = {json.dumps(m["turns"]) for m in legal(client, game)}
     assert len(ways) == 1 and not any("counter" in m for m in legal(client, game))
-    open_recorder(page, server, game, seat=0)
+    open_recorder(page, server, game, seat=0, version=None)
     settled(page, 3)
 
     def draw_the_tile() -> None:

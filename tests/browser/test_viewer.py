@@ -19,10 +19,13 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Page, Route, expect
 
 from tests.browser.helpers import (
+    BOARD,
     GAMES,
     LiveServer,
     append,
+    check_mada,
     create,
+    datasets,
     events,
     legal,
     new_game,
@@ -30,52 +33,6 @@ from tests.browser.helpers import (
     said,
     state,
 )
-
-BOARD = "svg#board"
-
-
-def datasets(page: Page, selector: str) -> list[dict[str, str]]:
-    found: list[dict[str, str]] = page.eval_on_selector_all(
-        selector, "nodes => nodes.map(node => Object.assign({}, node.dataset))"
-    )
-    return found
-
-
-def cards_in(page: Page, selector: str) -> list[Any]:
-    found: list[Any] = page.eval_on_selector_all(
-        selector, "nodes => nodes.map(node => JSON.parse(node.dataset.card))"
-    )
-    return found
-
-
-# What each game draws, against its state -------------------------------------------------------
-def check_mada(page: Page, shown: dict[str, Any]) -> None:
-    seats = datasets(page, f"{BOARD} g.seat")
-    assert len(seats) == len(shown["hand_sizes"])
-    for seat, drawn in enumerate(seats):
-        inside = f'{BOARD} g.seat[data-seat="{seat}"]'
-        assert json.loads(drawn["pile"]) == shown["piles"][seat]
-        assert cards_in(page, f"{inside} g.pile g.card") == shown["piles"][seat]
-        assert int(drawn["handSize"]) == shown["hand_sizes"][seat]
-        # Every view has hands: null where this viewer may not see the hand.
-        if shown["hands"][seat] is not None:
-            assert json.loads(drawn["hand"]) == shown["hands"][seat]
-            assert cards_in(page, f"{inside} g.hand g.card") == shown["hands"][seat]
-        else:
-            assert "hand" not in drawn
-            hidden = page.locator(f"{inside} g.hand g.hidden-card")
-            assert hidden.count() == shown["hand_sizes"][seat]
-        assert int(drawn["setAsideCount"]) == shown["set_aside_counts"][seat]
-        if "set_aside" in shown:
-            assert json.loads(drawn["setAside"]) == shown["set_aside"][seat]
-            assert cards_in(page, f"{inside} g.set-aside g.card") == shown["set_aside"][seat]
-            assert int(drawn["score"]) == shown["scores"][seat]
-        else:
-            assert "setAside" not in drawn and "score" not in drawn
-        assert (drawn.get("current") == "true") == (shown["current_player"] == seat)
-    table = datasets(page, f"{BOARD} g.table")[0]
-    assert json.loads(table["discard"]) == shown["discard"]
-    assert int(table["drawPileSize"]) == shown["draw_pile_size"]
 
 
 def check_madcala(page: Page, shown: dict[str, Any]) -> None:

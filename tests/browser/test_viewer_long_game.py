@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import LiveServer, state
-from tests.browser.test_viewer import BOARD, check_mada, said
-from tests.service.test_viewer_pages import long_game
+from tests.browser.helpers import BOARD, LiveServer, check_mada, said, state
+from tests.support.viewer import long_game
 
 MOVES = 5000
 PHONE = {"width": 390, "height": 844}

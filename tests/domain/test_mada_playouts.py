@@ -17,27 +17,14 @@ from typing import Any
 import pytest
 
 from domain.errors import IllegalMoveError, InvalidEventError
-from domain.mada import Mada, MadaState
+from domain.mada import MadaState
 from domain.viewers import PUBLIC, RECORDER
+from tests.support.mada import DEFAULT_DECK, EVENT_LIMIT, GAME, SMALL_CATALOG, SMALL_DECK
 
-GAME = Mada()
 CARDS: list[Any] = [*range(1, 14), "lemur", "double_lemur", "scorpion"]
 # Pears by value under the default catalog, written out independently of the domain.
 PEARS = {value: min(6, (value + 1) // 2) for value in range(1, 14)}
-DEFAULT_DECK = Counter(
-    {**{value: 5 if value <= 8 else 4 for value in range(1, 14)}, "lemur": 4, "double_lemur": 3}
-    | {"scorpion": 3}
-)
-# Twelve Cactus cards and nothing else: draw piles run out, players pass, and games jam.
-SMALL_CATALOG = {
-    "cactus": [{"value": value, "count": 2, "pears": value} for value in range(1, 7)],
-    "lemur": 0,
-    "double_lemur": 0,
-    "scorpion": 0,
-}
-SMALL_DECK = Counter({value: 2 for value in range(1, 7)})
 SMALL_PEARS = {value: value for value in range(1, 7)}
-EVENT_LIMIT = 2000
 
 
 def canonical(body: dict[str, Any], players: int) -> str:

@@ -13,62 +13,19 @@ from typing import Any
 
 import pytest
 
-from domain.chance import DrawPile
 from domain.errors import (
     GameFinishedError,
     IllegalMoveError,
     InvalidEventError,
     InvalidOptionsError,
 )
-from domain.mada import Mada, MadaState
-from domain.mada.catalog import DEFAULT_CATALOG, Card, card_order
+from domain.mada import MadaState
+from domain.mada.catalog import DEFAULT_CATALOG
 from domain.mada.state import Pending
 from domain.viewers import RECORDER
+from tests.support.mada import GAME, lost_round, move, observed, table
 
-GAME = Mada()
 L, DL, S = "lemur", "double_lemur", "scorpion"
-
-
-def table(
-    players: int = 2,
-    *,
-    hands: list[list[Card]] | None = None,
-    piles: list[list[Card]] | None = None,
-    draw: list[Card] | None = None,
-    discard: list[Card] | None = None,
-    set_aside: list[list[int]] | None = None,
-    turn: int = 0,
-    chance: str = "seeded",
-) -> MadaState:
-    """A game under way with exactly these cards (draw pile top first); ``turn`` is to act."""
-    start = GAME.new_game(players, 5, {"chance": chance})
-    observed = chance == "observed"
-    draw_cards = tuple(draw if draw is not None else [1, 2, 3, 4, 5, 6])
-    if observed:
-        draw_cards = tuple(sorted(draw_cards, key=card_order))
-    return replace(
-        start,
-        draw_pile=DrawPile(draw_cards, observed, card_order),
-        hands=tuple(tuple(hand) for hand in hands or [[]] * players),
-        piles=tuple(tuple(pile) for pile in piles or [[]] * players),
-        set_aside=tuple(tuple(cards) for cards in set_aside or [[]] * players),
-        discard=tuple(discard or []),
-        turn=turn,
-        pending=None,
-        in_setup=False,
-    )
-
-
-def move(state: MadaState, kind: str, player: int, **fields: Any) -> MadaState:
-    return GAME.apply(state, {"type": kind, "player": player, **fields})
-
-
-def observed(players: int, *deals: list[Card], **options: Any) -> MadaState:
-    """An observed game after these deals, one per seat from seat 0."""
-    state = GAME.new_game(players, 0, {"chance": "observed", **options})
-    for seat, cards in enumerate(deals):
-        state = move(state, "deal", seat, cards=cards)
-    return state
 
 
 def full(state: MadaState) -> dict[str, Any]:
@@ -704,12 +661,6 @@ def test_game_ends_scored_as_it_stands_when_nobody_can_move() -> None:
 
 
 # --- end of a round -----------------------------------------------------------------------------
-
-
-def lost_round(players: int = 3, **setup: Any) -> MadaState:
-    """Seat 0 tries its luck and draws a 2 onto its 5: the round is lost."""
-    setup.setdefault("hands", [[]] * players)
-    return move(table(players, draw=[2, 13, 13], **setup), "try_luck", 0)
 
 
 def test_cactus_lower_than_the_top_from_try_luck_loses_the_round() -> None:

@@ -19,14 +19,17 @@ import pytest
 from domain.errors import IllegalMoveError
 from domain.mada import MadaState
 from domain.viewers import PUBLIC, RECORDER, Viewer, seat
-from tests.domain.test_mada_playouts import (
+from tests.support.mada import (
     DEFAULT_DECK,
     EVENT_LIMIT,
     GAME,
     SMALL_CATALOG,
     SMALL_DECK,
+    lost_round,
+    move,
+    observed,
+    table,
 )
-from tests.domain.test_mada_rules import lost_round, move, observed, table
 
 L, DL, S = "lemur", "double_lemur", "scorpion"
 # What the contract hides in an event from all but its player: type -> field.

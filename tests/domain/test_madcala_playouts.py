@@ -21,42 +21,12 @@ from typing import Any
 import pytest
 
 from domain.errors import IllegalMoveError, InvalidEventError
-from domain.madcala import Madcala, MadcalaState
+from domain.madcala import MadcalaState
 from domain.madcala.catalog import EFFECTS
-from domain.viewers import PUBLIC, RECORDER
+from domain.viewers import RECORDER
+from tests.support.madcala import GAME, check_invariants, sower
 
-GAME = Madcala()
 EVENT_LIMIT = 40_000
-
-
-def check_invariants(state: MadcalaState) -> None:
-    shown = GAME.view(state, RECORDER)
-    assert json.loads(json.dumps(shown)) == shown
-    for seat in range(2):
-        on_board = sum(space["normal"][seat] for space in shown["spaces"])
-        on_cards = sum(card["shards"] for card in shown["plus_ones"][seat])
-        assert on_board + shown["reserves"][seat] + on_cards == 16
-        assert sum(space["doubler"][seat] for space in shown["spaces"]) == 1
-        assert 0 <= shown["health"][seat] <= shown["max_health"][seat]
-        assert all(space["normal"][seat] >= 0 for space in shown["spaces"])
-        for card in shown["plus_ones"][seat]:
-            if card["kind"] == "corrupted":
-                assert card["face_up"] == (card["shards"] > 0)
-            else:
-                assert card["shards"] == 0
-    unseen = shown.get("commoner_deck", shown.get("commoner_unseen"))
-    everywhere = Counter(unseen) + Counter(shown["commoner_discard"])
-    for hand in shown["hands"]:
-        everywhere.update(hand)
-    assert everywhere == Counter(state.catalog.commoners[card].id for card in state.catalog.deck)
-    assert len(unseen) == shown["commoner_deck_size"]
-    if shown["status"] == "active":
-        assert len(shown["hands"][1 - shown["current_player"]]) <= 2
-        assert shown["winners"] == [] and GAME.result(state) is None
-    public = GAME.view(state, PUBLIC)
-    assert public["hands"] == [None, None] and "commoner_deck" not in public
-    assert "commoner_unseen" not in public
-    assert public["hand_sizes"] == [len(hand) for hand in shown["hands"]]
 
 
 def forbidden(state: MadcalaState) -> list[dict[str, Any]]:
@@ -162,18 +132,6 @@ def test_random_duels_on_a_custom_catalog_with_a_layout_keep_every_invariant() -
     for seed in range(4):
         options = {"catalog": catalog, "layout": layout, "chance": ["seeded", "observed"][seed % 2]}
         play_out(seed, options, check_every_event=True, try_every_body=seed < 2)
-
-
-def sower(rng: random.Random, legal: list[dict[str, Any]], keen: float) -> dict[str, Any]:
-    """A random policy that moves and ends its turn with probability ``keen`` when it may.
-
-    Uniform play pays Shards off the board for Plus-Ones and Commoners faster than effects bring
-    them back, so its spaces rarely hold more than a few Shards; a keener sower builds the piles
-    that laps and landings on the Home need."""
-    core = [body for body in legal if body["type"] in ("move", "end_turn")]
-    if core and rng.random() < keen:
-        return rng.choice(core)
-    return rng.choice(legal)
 
 
 def test_random_duels_go_through_the_rules_corners() -> None:

@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain import get_game
-from domain.chance import DrawPile
 from domain.errors import (
     GameFinishedError,
     IllegalMoveError,
@@ -26,89 +25,11 @@ from domain.errors import (
     InvalidOptionsError,
 )
 from domain.madcala import Madcala, MadcalaState
-from domain.madcala.catalog import DEFAULT_CATALOG, EFFECTS, commoner_order
-from domain.madcala.state import PlusOne, Space
+from domain.madcala.catalog import DEFAULT_CATALOG, EFFECTS
+from domain.madcala.state import Space
 from domain.rng import SplitMix64
-from domain.viewers import PUBLIC, RECORDER
-
-GAME = Madcala()
-NAMES = [entry["id"] for entry in DEFAULT_CATALOG["commoners"]]
-
-
-def start(seed: int = 7, **options: Any) -> MadcalaState:
-    return GAME.new_game(2, seed, GAME.options({"first_player": 0, **options}, 2))
-
-
-def table(
-    cells: dict[int, tuple[int, int]] | None = None,
-    doublers: tuple[int, int] = (0, 6),
-    *,
-    current: int = 0,
-    turn: int = 2,
-    moved: bool = False,
-    hands: tuple[list[str], list[str]] = ([], []),
-    deck: list[str] | None = None,
-    discard: list[str] = (),  # type: ignore[assignment]
-    health: tuple[int, int] = (25, 25),
-    face_down: tuple[str, ...] = (),
-    shards: dict[str, int] | None = None,
-    chance: str = "seeded",
-    **options: Any,
-) -> MadcalaState:
-    """A duel under way with exactly these Shards (``cells``: space -> normal Shards of seat 0
-    and seat 1; None keeps the setup's), Doublers, cards (deck top first) and health. Reserves
-    hold each seat's other normal Shards, so that 16 are accounted for."""
-    state = start(chance=chance, **options)
-    spaces = state.spaces
-    if cells is not None:
-        spaces = tuple(
-            Space(cells.get(index, (0, 0)), (doublers[0] == index, doublers[1] == index))
-            for index in range(12)
-        )
-    index = state.catalog.commoner_index
-    plus_ones = tuple(
-        tuple(
-            PlusOne(
-                card.card,
-                card.card.id not in face_down
-                and (not card.card.corrupted or (shards or {}).get(card.card.id, card.shards) > 0),
-                (shards or {}).get(card.card.id, card.shards),
-            )
-            for card in cards
-        )
-        for cards in state.plus_ones
-    )
-    reserves = tuple(
-        16 - sum(cell.normal[seat] for cell in spaces) - sum(card.shards for card in cards)
-        for seat, cards in enumerate(plus_ones)
-    )
-    assert min(reserves) >= 0, reserves
-    observed = chance == "observed"
-    deck_cards = tuple(index[name] for name in (deck if deck is not None else NAMES[:10]))
-    if observed:
-        deck_cards = tuple(sorted(deck_cards))
-    return replace(
-        state,
-        spaces=spaces,
-        reserves=(reserves[0], reserves[1]),
-        plus_ones=(plus_ones[0], plus_ones[1]),
-        hands=(tuple(index[n] for n in hands[0]), tuple(index[n] for n in hands[1])),
-        deck=DrawPile(deck_cards, observed, commoner_order),
-        discard=tuple(index[name] for name in discard),
-        health=health,
-        current=current,
-        turn=turn,
-        moved=moved,
-    )
-
-
-def act(state: MadcalaState, kind: str, player: int | None = None, **fields: Any) -> MadcalaState:
-    seat = state.current if player is None else player
-    return GAME.apply(state, {"type": kind, "player": seat, **fields})
-
-
-def full(state: MadcalaState) -> dict[str, Any]:
-    return GAME.view(state, RECORDER)
+from domain.viewers import PUBLIC
+from tests.support.madcala import GAME, NAMES, act, card, full, start, table
 
 
 def normals(state: MadcalaState, seat: int = 0) -> list[int]:
@@ -117,10 +38,6 @@ def normals(state: MadcalaState, seat: int = 0) -> list[int]:
 
 def hand(state: MadcalaState, seat: int = 0) -> list[str]:
     return full(state)["hands"][seat]
-
-
-def card(state: MadcalaState, seat: int, card_id: str) -> dict[str, Any]:
-    return next(c for c in full(state)["plus_ones"][seat] if c["id"] == card_id)
 
 
 def illegal(state: MadcalaState, kind: str, fragment: str, **fields: Any) -> None:

@@ -24,8 +24,7 @@ from domain.errors import IllegalMoveError
 from domain.madcala import MadcalaState
 from domain.madcala.catalog import commoner_order
 from domain.viewers import PUBLIC, RECORDER, Viewer, seat
-from tests.domain.test_madcala_playouts import GAME, check_invariants, sower
-from tests.domain.test_madcala_rules import act, table
+from tests.support.madcala import GAME, act, check_invariants, sower, table
 
 VIEWERS = (PUBLIC, seat(0), seat(1))
 HIDDEN_STATE = ("commoner_deck", "commoner_unseen")

@@ -20,31 +20,10 @@ import pytest
 
 from domain.errors import IllegalMoveError, InvalidEventError
 from domain.sifaka import Sifaka, SifakaState
-from domain.sifaka.geometry import ahead, footprint
 from domain.viewers import PUBLIC, RECORDER
+from tests.support.sifaka import COUNTERS, EVENT_LIMIT, SMALL_CATALOG, choose
 
 GAME = Sifaka()
-# The rulebook's counters, written out independently of the domain.
-COUNTERS = {"green": [1] * 10 + [2] * 5, "yellow": [2] * 6 + [3] * 3, "red": [3] * 4 + [4] * 2}
-EVENT_LIMIT = 1000
-# Three cards for up to four players: seats dealt nothing, and a short game.
-SMALL_CATALOG = {
-    "cards": [
-        {"id": 7, "boxes": ["mango:red", "palms:1", "arrow:W", "mango:green"]},
-        {"id": 3, "boxes": ["palms:3", "arrow:S", "blank", "mango:yellow"]},
-        {"id": 5, "boxes": ["arrow:E", "palms:2", "palms:1", "arrow:N"]},
-    ]
-}
-
-
-def choose(state: SifakaState, legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    if legal[0]["type"] == "place" and rng.random() < 0.8:
-        pawn = state.pawns[state.turn]
-        target = ahead((pawn.x, pawn.y), pawn.facing)
-        ahead_of_it = [m for m in legal if "x" in m and target in footprint(m["x"], m["y"])]
-        if ahead_of_it:
-            return rng.choice(ahead_of_it)
-    return rng.choice(legal)
 
 
 def key(state: SifakaState, body: dict[str, Any]) -> str:

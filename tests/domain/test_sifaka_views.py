@@ -25,8 +25,17 @@ import pytest
 from domain.errors import IllegalMoveError
 from domain.sifaka import Sifaka, SifakaState
 from domain.viewers import PUBLIC, RECORDER, Viewer, seat
-from tests.domain.test_sifaka_playouts import COUNTERS, EVENT_LIMIT, SMALL_CATALOG, choose
-from tests.domain.test_sifaka_rules import CATALOG, act, grid, moving, table
+from tests.support.sifaka import (
+    CATALOG,
+    COUNTERS,
+    EVENT_LIMIT,
+    SMALL_CATALOG,
+    act,
+    choose,
+    grid,
+    moving,
+    table,
+)
 
 GAME = Sifaka()
 # The contract's hidden event fields, written out independently of the domain.

@@ -11,26 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
 import tests.games.tally  # noqa: F401  (registers the game until tests/conftest.py does)
-from tests.conftest import make_app
-from tests.service.test_api import append, assert_error, auth, create, legal
-from tests.service.test_archive import drain, run_cli, worker_env
+from tests.support.api import append, assert_error, auth, create, legal
+from tests.support.workers import drain, run_cli, worker_env
 
 PLAYERS = ["Ana", "Ben"]
-
-
-@pytest.fixture
-def archive_dir(tmp_path: Path) -> Path:
-    return tmp_path / "archive"
-
-
-@pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Path, archive_dir: Path) -> Flask:
-    return make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path), ARCHIVE_DIR=str(archive_dir))
 
 
 def new_tally(client: FlaskClient, seed: int = 5, **options: Any) -> dict[str, Any]:

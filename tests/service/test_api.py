@@ -14,69 +14,20 @@ from flask.testing import FlaskClient
 from domain import game_names, get_game
 from service.store.connection import StoreClient
 from tests.conftest import make_app
+from tests.support.api import (
+    append,
+    assert_error,
+    auth,
+    create,
+    legal,
+    play_to_the_end,
+)
 
 
 @pytest.fixture
 def real_redis(store_redis: StoreClient) -> StoreClient:
     """This module's tests run on the plain Redis, then on the cluster (tests/conftest.py)."""
     return store_redis
-
-
-def create(client: FlaskClient, **body: Any) -> dict[str, Any]:
-    body = {"game": "mada", "players": ["Ana", "Ben", "Caro"], "seed": 42, **body}
-    response = client.post("/games", json=body)
-    assert response.status_code == 201, response.json
-    created: dict[str, Any] = response.json
-    return created
-
-
-def auth(game: dict[str, Any]) -> dict[str, str]:
-    return {"Authorization": f"Bearer {game['token']}"}
-
-
-def legal(client: FlaskClient, game: dict[str, Any]) -> list[dict[str, Any]]:
-    """The moves the recorder may append now (GET /legal needs a token)."""
-    response = client.get(f"/games/{game['id']}/legal", headers=auth(game))
-    moves: list[dict[str, Any]] = response.json["moves"]
-    return moves
-
-
-def append(client: FlaskClient, game: dict[str, Any], move: dict[str, Any], **headers: str):
-    return client.post(f"/games/{game['id']}/events", json=move, headers={**auth(game), **headers})
-
-
-def play_to_the_end(client: FlaskClient, game: dict[str, Any], seed: int = 0) -> list[dict]:
-    """Append random legal moves until the game is over; the 201 bodies, in order."""
-    chooser = random.Random(seed)
-    answers = []
-    while moves := legal(client, game):
-        response = append(client, game, chooser.choice(moves))
-        assert response.status_code == 201, response.json
-        answers.append(response.json)
-        assert len(answers) < 5000, "the game does not end"
-    return answers
-
-
-def new_record(exported: dict[str, Any]) -> dict[str, Any]:
-    """An exported record as the record of another game: without its salt and commitment, which
-    an import then draws anew (the same record imported twice makes one game: 409)."""
-    return {**exported, "seed_salt": None, "seed_commitment": None}
-
-
-def bodies(exported: dict[str, Any]) -> list[dict[str, Any]]:
-    """An export's events as bodies to append: without the ``at`` each was stored with."""
-    return [{k: v for k, v in event.items() if k != "at"} for event in exported["events"]]
-
-
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.json
-    body = response.json
-    assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message", "details"}
-    assert body["error"]["code"] == code
-    assert body["error"]["message"]
-    details: dict[str, Any] = body["error"]["details"]
-    return details
 
 
 # Creating and reading games -----------------------------------------------------------------------

@@ -19,54 +19,20 @@ import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
-from rq import SimpleWorker
 
 from service.store.archive import Archive
 from service.store.audit import replay_record
 from service.store.connection import StoreClient
 from service.store.queue import archive_job_id
 from tests.conftest import make_app
-from tests.service.test_api import assert_error, auth, create, new_record, play_to_the_end
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.api import assert_error, auth, create, new_record, play_to_the_end
+from tests.support.workers import REPO, drain, run_cli, worker_env
 
 
 @pytest.fixture
 def real_redis(store_redis: StoreClient) -> StoreClient:
     """This module's tests run on the plain Redis, then on the cluster (tests/conftest.py)."""
     return store_redis
-
-
-@pytest.fixture
-def archive_dir(tmp_path: Path) -> Path:
-    return tmp_path / "archive"
-
-
-@pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, archive_dir: Path) -> Flask:
-    return make_app(real_redis, key_prefix, ARCHIVE_DIR=str(archive_dir))
-
-
-def drain(app: Flask) -> None:
-    """Run the archive queue to empty in this process (rq's SimpleWorker)."""
-    queue = app.extensions["tabletape.queue"].queue
-    SimpleWorker([queue], connection=queue.connection).work(burst=True)
-
-
-def worker_env(store_url: str, key_prefix: str, archive_dir: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "REDIS_URL": store_url,
-        "TABLETAPE_KEY_PREFIX": key_prefix,
-        "ARCHIVE_DIR": str(archive_dir),
-    }
-
-
-def run_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "service.cli.main", *args],
-        env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
 
 
 def finished_game(client: FlaskClient, seed: int = 0, players: int = 2) -> dict[str, Any]:

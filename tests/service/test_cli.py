@@ -15,24 +15,17 @@ from pathlib import Path
 
 import click
 import pytest
-import redis
 from click.testing import CliRunner
 from flask import Flask
 
 from service.cli.main import main
-from tests.conftest import make_app
-from tests.service.test_api import bodies
-from tests.service.test_archive import run_cli, worker_env
+from tests.support.api import bodies
+from tests.support.workers import run_cli, worker_env
 
 
 @pytest.fixture
 def env(redis_url: str, key_prefix: str, tmp_path: Path) -> dict[str, str]:
     return worker_env(redis_url, key_prefix, tmp_path / "archive")
-
-
-@pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Flask:
-    return make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "archive"))
 
 
 def simulated_ids(stdout: str) -> list[str]:

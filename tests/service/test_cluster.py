@@ -28,20 +28,16 @@ from service.store.connection import StoreClient, close, connect
 from service.store.events import Appended, Conflict, EventStore
 from tests.conftest import make_app
 from tests.redis_cluster import LocalCluster
-from tests.service.test_api import append, create, legal, play_to_the_end
-from tests.service.test_archive import run_cli, worker_env
-from tests.service.test_store import record
-from tests.service.test_stream import Follower, stream_url
+from tests.support.api import append, create, legal, play_to_the_end
+from tests.support.records import record
+from tests.support.streams import Follower, stream_url
+from tests.support.workers import run_cli, worker_env
 
 
 @pytest.fixture
-def app(cluster_redis: StoreClient, key_prefix: str, tmp_path: Path) -> Flask:
-    return make_app(cluster_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "archive"))
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
+def real_redis(cluster_redis: StoreClient) -> StoreClient:
+    """Every app of this module runs on the cluster."""
+    return cluster_redis
 
 
 def owner_port(cluster: RedisCluster, key: str) -> int:

@@ -30,7 +30,7 @@ from service.store.connection import STORE_UNAVAILABLE, ReplicaNotConfirmedError
 from service.store.events import Appended, EventStore, Replayed
 from tests.cluster_failover import kill_a_master_under_load, master_of
 from tests.redis_cluster import LocalCluster
-from tests.service.test_store import record
+from tests.support.records import record
 
 # The body of the events appended straight to the store.
 DRAW = '{"type":"draw"}'

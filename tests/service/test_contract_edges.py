@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.service.test_api import assert_error, auth, create
+from tests.support.api import assert_error, auth, create
 
 
 def test_a_path_with_an_empty_segment_is_an_unknown_path_never_a_redirect(

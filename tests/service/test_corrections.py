@@ -9,29 +9,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.service.test_api import append, assert_error, auth, bodies, create, legal, new_record
-from tests.service.test_archive import drain
-
-RETRACT = {"type": "retract"}
-GAMES = {
-    "mada": {"players": ["Ana", "Ben", "Caro"], "options": {}},
-    "madcala": {"players": ["Ana", "Ben"], "options": {"health": 5}},
-    "sifaka": {"players": ["Ana", "Ben", "Caro"], "options": {}},
-}
-
-
-def new_game(client: FlaskClient, name: str, seed: int = 3) -> dict[str, Any]:
-    return create(client, game=name, seed=seed, **GAMES[name])
-
-
-def full_state(client: FlaskClient, game: dict[str, Any], at: int | None = None) -> dict[str, Any]:
-    query = "" if at is None else f"?at={at}"
-    state: dict[str, Any] = client.get(f"/games/{game['id']}/state{query}", headers=auth(game)).json
-    return state
-
-
-def without_version(state: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k != "version"}
+from tests.support.api import append, assert_error, bodies, legal, new_record
+from tests.support.corrections import GAMES, RETRACT, full_state, new_game, without_version
+from tests.support.workers import drain
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -24,20 +24,10 @@ from rq.registry import FailedJobRegistry
 
 from service.store.chain import LEGACY_FORMAT, header_hash
 from tests.conftest import make_app
-from tests.service.test_api import append, assert_error, auth, create, legal, play_to_the_end
-from tests.service.test_archive import run_cli, worker_env
+from tests.support.api import append, assert_error, auth, create, legal, play_to_the_end
+from tests.support.workers import run_cli, worker_env
 
 DAMAGED_SEQ = 2
-
-
-@pytest.fixture
-def archive_dir(tmp_path: Path) -> Path:
-    return tmp_path / "archive"
-
-
-@pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, archive_dir: Path) -> Flask:
-    return make_app(real_redis, key_prefix, ARCHIVE_DIR=str(archive_dir))
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 import redis
 from flask import Flask
 
@@ -25,14 +24,9 @@ from service.store.connection import StoreClient
 from service.store.events import StoredEvent
 from tests.conftest import make_app
 from tests.served import serving
-from tests.service.test_api import append, create, legal, play_to_the_end
-from tests.service.test_stream import Follower, messages, stream_url
-from tests.service.test_who_sees_what import PRIVATE_FIELDS
-
-
-@pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Flask:
-    return make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path))
+from tests.support.api import append, create, legal, play_to_the_end
+from tests.support.secrecy import PRIVATE_FIELDS
+from tests.support.streams import Follower, messages, stream_url
 
 
 def hub_of(app: Flask) -> Hub:

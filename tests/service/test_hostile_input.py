@@ -25,8 +25,8 @@ from flask.testing import FlaskClient
 from service.errors import error_response
 from tests.conftest import make_app
 from tests.served import serving
-from tests.service.test_api import append, assert_error, auth, create, legal
-from tests.service.test_stream import messages
+from tests.support.api import append, assert_error, auth, create, legal
+from tests.support.streams import messages
 
 JSON = {"Content-Type": "application/json"}
 # Over Python's limit on converting text to an int (4,300 digits).

@@ -16,8 +16,8 @@ from flask.testing import FlaskClient
 
 from service.store.connection import StoreClient
 from tests.conftest import make_app
-from tests.service.test_api import append, assert_error, auth, bodies, create, play_to_the_end
-from tests.service.test_archive import drain
+from tests.support.api import append, assert_error, auth, bodies, create, play_to_the_end
+from tests.support.workers import drain
 
 
 @pytest.fixture
@@ -26,8 +26,8 @@ def real_redis(store_redis: StoreClient) -> StoreClient:
 
 
 @pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Flask:
-    return make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "here"))
+def archive_dir(tmp_path: Path) -> Path:
+    return tmp_path / "here"
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import redis
 from flask.testing import FlaskClient
 
 from tests.conftest import make_app
-from tests.service.test_api import append, auth, create, legal
+from tests.support.api import append, auth, create, legal
 
 
 def lose_the_last_write(client: redis.Redis, prefix: str, game_id: str) -> None:

@@ -8,16 +8,13 @@ Most duels here are short (the ``health`` option): random play is slow to kill a
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import make_app
-from tests.service.test_api import (
+from tests.support.api import (
     append,
     assert_error,
     auth,
@@ -26,12 +23,7 @@ from tests.service.test_api import (
     new_record,
     play_to_the_end,
 )
-from tests.service.test_archive import drain
-
-
-@pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Flask:
-    return make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "archive"))
+from tests.support.workers import drain
 
 
 def duel(client: FlaskClient, seed: int = 5, **options: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.service.test_api import assert_error, create
+from tests.support.api import assert_error, create
 
 
 def message_of(response: object, status: int = 400, code: str = "invalid_request") -> str:

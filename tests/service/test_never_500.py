@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import make_app
-from tests.service.test_api import play_to_the_end
+from tests.support.api import play_to_the_end
 
 
 def fuzz(examples: int) -> settings:

@@ -17,7 +17,7 @@ from domain import game_names, get_game
 from domain.words import describe_fields as describe
 from service.pages.plots import bar_plot, nice_scale
 from service.pages.views import CONTENT_SECURITY_POLICY
-from tests.service.test_api import append, create, legal, play_to_the_end
+from tests.support.api import append, create, legal, play_to_the_end
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ROOT / "service" / "pages"

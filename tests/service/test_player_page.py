@@ -17,12 +17,11 @@ from flask.testing import FlaskClient
 from service.pages.results import result_words
 from service.pages.views import PLAYER_GAMES
 from service.store.events import GameRecord
-from tests.service.test_api import create, play_to_the_end
-from tests.service.test_stats import Played
-from tests.service.test_stats_pages import (  # noqa: F401 (games is a fixture)
+from tests.finished_games import Played
+from tests.support.api import create, play_to_the_end
+from tests.support.stats_pages import (
     BROWSER,
     HOSTILE,
-    games,
     next_link,
     page_of,
     player_path,
@@ -132,7 +131,7 @@ def sent(client: FlaskClient, html: str, name: str, status: int = 200) -> tuple[
 
 def test_head_to_head_with_any_name_through_the_form(
     client: FlaskClient,
-    games: list[Played],  # noqa: F811
+    games: list[Played],
 ) -> None:
     _, html = page_of(client, player_path("Ana"))
     # The names the statistics know are offered, Ana's own left out.

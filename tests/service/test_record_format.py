@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.store.chain import LEGACY_FORMAT, canonical_json, header_hash, sha256_hex
-from tests.service.test_api import append, auth, create, legal
+from tests.support.api import append, auth, create, legal
 
 
 def test_a_new_record_is_format_2_with_a_commitment_to_its_seed(client: FlaskClient) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.service.test_api import append, assert_error, auth, legal
-from tests.service.test_corrections import GAMES, RETRACT, full_state, new_game, without_version
+from tests.support.api import append, assert_error, auth, legal
+from tests.support.corrections import GAMES, RETRACT, full_state, new_game, without_version
 
 ABANDON = {"type": "abandon"}
 

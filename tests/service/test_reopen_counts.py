@@ -18,9 +18,9 @@ from flask.testing import FlaskClient
 from service.store.archive import Archive
 from service.store.connection import StoreClient
 from tests.conftest import make_app
-from tests.service.test_api import append, auth, create, play_to_the_end
-from tests.service.test_archive import drain
-from tests.service.test_stats import every_stats_key
+from tests.support.api import append, auth, create, play_to_the_end
+from tests.support.stats import every_stats_key
+from tests.support.workers import drain
 from workers import stats
 from workers.stats import rebuild_stats
 
@@ -30,16 +30,6 @@ RETRACT = {"type": "retract"}
 @pytest.fixture
 def real_redis(store_redis: StoreClient) -> StoreClient:
     return store_redis
-
-
-@pytest.fixture
-def archive_dir(tmp_path: Path) -> Path:
-    return tmp_path / "archive"
-
-
-@pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, archive_dir: Path) -> Flask:
-    return make_app(real_redis, key_prefix, ARCHIVE_DIR=str(archive_dir))
 
 
 def finished(client: FlaskClient, players: list[str], seed: int) -> dict[str, Any]:

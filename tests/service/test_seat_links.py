@@ -7,7 +7,7 @@ import base64
 
 from flask.testing import FlaskClient
 
-from tests.service.test_api import auth, create, legal
+from tests.support.api import auth, create, legal
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -6,29 +6,22 @@ replayed at every version, archived by the worker, audited, exported, and counte
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import fakeredis
 import pytest
-import redis
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import make_app
-from tests.service.test_api import append, assert_error, auth, create, legal, new_record
-from tests.service.test_archive import drain
+from tests.support.api import append, assert_error, auth, create, legal, new_record
+from tests.support.workers import drain
 
 PLAYERS = ["Ana", "Ben", "Caro", "Dan"]
 # What the public view never gives while a game is on (hands and scores it gives as nulls).
 HIDDEN = ("draw_pile", "unseen", "counter_piles", "unseen_counters")
-
-
-@pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Flask:
-    return make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "archive"))
 
 
 def new_game(client: FlaskClient, players: int = 2, seed: int = 11, **options: Any) -> dict:

@@ -25,16 +25,15 @@ from service.stats.figures import StatsFilter, StatsKeys, game_stats, player_sta
 from service.stats.periods import DayFilter, periods_between
 from service.store.connection import StoreClient
 from tests.conftest import make_app
-from tests.service.test_stats import (
+from tests.finished_games import Played, play
+from tests.support.stats import (
     NAMES,
-    Played,
     approx_json,
     archive,
     count,
     every_stats_key,
     expected_game_stats,
     expected_player,
-    play,
 )
 from workers import ratings as ratings_module
 from workers.stats import count_many, figures_of, rebuild_stats

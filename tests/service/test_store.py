@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 import redis
 
-from service.store.chain import FORMAT, canonical_json, event_hash, header_hash, seed_commitment
+from service.store.chain import canonical_json, event_hash, header_hash
 from service.store.connection import StoreClient
 from service.store.events import (
     Appended,
     Conflict,
     EventStore,
     Finished,
-    GameRecord,
     Missing,
     Replayed,
 )
+from tests.support.records import record
 
 
 @pytest.fixture(params=["fakeredis", "redis", "cluster"])
@@ -24,31 +24,6 @@ def any_redis(request: pytest.FixtureRequest) -> StoreClient:
     name = {"fakeredis": "fake_redis", "redis": "plain_redis", "cluster": "cluster_redis"}
     client: StoreClient = request.getfixturevalue(name[request.param])
     return client
-
-
-def record(game_id: str, **overrides: object) -> GameRecord:
-    header = {
-        "game": "mada",
-        "players": ["Ana", "Ben"],
-        "seed": 2**64 - 1,
-        "seed_salt": "ab" * 16,
-        "seed_commitment": seed_commitment(2**64 - 1, "ab" * 16),
-        "options": {"first_player": 0, "chance": "seeded"},
-        "rules_version": "mada/1",
-    }
-    fields = {
-        "id": game_id,
-        "created_at": "2026-11-26T00:00:00.000Z",
-        "version": 0,
-        "status": "active",
-        "record_format": FORMAT,
-        "head_hash": header_hash(header),
-        "token_sha256": "0" * 64,
-        "seat_tokens_sha256": ["1" * 64, "2" * 64],
-        **header,
-        **overrides,
-    }
-    return GameRecord(**fields)  # type: ignore[arg-type]
 
 
 def append(store: EventStore, game_id: str, version: int, body: dict[str, object], **kw: object):

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.service.test_api import assert_error, auth, create
+from tests.support.api import assert_error, auth, create
 
 
 def test_every_operation_refuses_a_query_parameter_it_does_not_know(client: FlaskClient) -> None:

@@ -11,24 +11,10 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from bench.scripts import ENDLESS_CATALOG, endless_game
 from domain import get_game
-from service.games import GameService
 from service.pages.views import MOVES_AROUND, move_words, shown_moves
-from tests.service.test_api import append, create, legal
-
-
-def long_game(app: Flask, moves: int, seed: int = 5) -> dict[str, Any]:
-    """A game of Mada of ``moves`` moves (a deck with which the round goes on: bench/scripts.py),
-    created through the API and appended in process through the service, as the API appends."""
-    script = endless_game(seed, moves)
-    client = app.test_client()
-    game = create(client, players=list(script.players), seed=seed,
-                  options={"catalog": ENDLESS_CATALOG})  # fmt: skip
-    service: GameService = app.extensions["tabletape"]
-    for move in script.moves:
-        service.append(game["id"], game["token"], dict(move))
-    return game
+from tests.support.api import append, create, legal
+from tests.support.viewer import long_game
 
 
 def page_of(client: FlaskClient, path: str) -> tuple[str, dict[str, Any]]:

@@ -15,24 +15,15 @@ The checks are written from the contract, not from the games' code:
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
-from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import make_app
 from tests.record_check import check_finished_game
-from tests.service.test_api import assert_error, auth, create, new_record
+from tests.support.api import assert_error, auth, create, new_record
+from tests.support.secrecy import PRIVATE_FIELDS
 
-# The contract's hidden event fields: event type -> fields only the event's player sees.
-PRIVATE_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "mada": {"deal": ("cards",), "draw": ("card",)},
-    "madcala": {kind: ("drawn",) for kind in ("move", "plus_one", "buy_commoner", "commoner")},
-    "sifaka": {"deal": ("card",), "move": ("draw", "counter")},
-}
 # State fields that tell the order of a pile or the cards no one has seen.
 PILES = (
     "draw_pile", "unseen", "commoner_deck", "commoner_unseen", "counter_piles", "unseen_counters",
@@ -48,9 +39,9 @@ SEED = 12345678901234567890  # long enough that its digits never turn up by chan
 
 
 @pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Flask:
+def app_config() -> dict[str, Any]:
     # A stream that ends at once after sending what is stored: it is read like any response.
-    return make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path), STREAM_SECONDS=0)
+    return {"STREAM_SECONDS": 0}
 
 
 def bearer(token: str | None) -> dict[str, str]:

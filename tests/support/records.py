@@ -1,0 +1,33 @@
+"""A game's record as the store keeps it, made by hand for the store's tests."""
+
+from __future__ import annotations
+
+from service.store.chain import FORMAT, header_hash, seed_commitment
+from service.store.events import (
+    GameRecord,
+)
+
+
+def record(game_id: str, **overrides: object) -> GameRecord:
+    header = {
+        "game": "mada",
+        "players": ["Ana", "Ben"],
+        "seed": 2**64 - 1,
+        "seed_salt": "ab" * 16,
+        "seed_commitment": seed_commitment(2**64 - 1, "ab" * 16),
+        "options": {"first_player": 0, "chance": "seeded"},
+        "rules_version": "mada/1",
+    }
+    fields = {
+        "id": game_id,
+        "created_at": "2026-11-26T00:00:00.000Z",
+        "version": 0,
+        "status": "active",
+        "record_format": FORMAT,
+        "head_hash": header_hash(header),
+        "token_sha256": "0" * 64,
+        "seat_tokens_sha256": ["1" * 64, "2" * 64],
+        **header,
+        **overrides,
+    }
+    return GameRecord(**fields)  # type: ignore[arg-type]
