@@ -59,6 +59,7 @@ from service.store.events import (
     GameRecord,
     OtherHead,
     Replayed,
+    Revoked,
     StoredEvent,
     Trimmed,
     damaged_header,
@@ -373,9 +374,11 @@ class GameService:
                     return snapshot
             assert snapshot is not None
             record = snapshot.record
-            viewer = self._writer(record, token)
             game = self._rules(record)
             try:
+                # On a snapshot, a token it does not know may be a seat's new link: settled on
+                # the header read from Redis.
+                viewer = self._writer(record, token)
                 change = _status_change(game, snapshot.state, record, viewer, event)
                 if is_retract(event):
                     state = self._retracted(game, record, event)
@@ -417,6 +420,8 @@ class GameService:
                 at=at,
                 hash=hashed,
                 result=result,
+                writer="recorder" if viewer.sees_all else str(viewer.seat),
+                token_sha256=token_digest(token or ""),
                 change=change,
                 idempotency_key=idempotency_key,
                 idempotency_owner=key_owner(viewer),
@@ -443,6 +448,12 @@ class GameService:
                     )
                 case Finished():
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
+                case Revoked():
+                    # The header no longer holds the token the snapshot knew (a seat's link was
+                    # replaced, maybe by another process): the header read now says why.
+                    self.cache.discard(game_id)
+                    self._writer(self.get(game_id), token)
+                    raise UnauthorizedError("this token is not one of the game's any more")
                 case Trimmed():
                     # The archive replaced the stream: put it back, then retract as ever.
                     self.store.restore_stream(game_id, self._events(self.get(game_id)))

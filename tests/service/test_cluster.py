@@ -30,7 +30,7 @@ from tests.conftest import make_app
 from tests.redis_cluster import LocalCluster
 from tests.service.test_api import append, create, legal, play_to_the_end
 from tests.service.test_archive import run_cli, worker_env
-from tests.service.test_store import record
+from tests.service.test_store import BY_THE_RECORDER, record
 from tests.service.test_stream import Follower, stream_url
 
 
@@ -239,7 +239,7 @@ def test_appends_go_on_while_a_game_s_slot_moves_to_another_master(tmp_path: Pat
         store = EventStore(client, "t:")
         game_id = "resharded-game"
         assert store.create(record(game_id))
-        draw = {"canonical_body": '{"type":"draw"}', "at": "t", "result": None}
+        draw = {"canonical_body": '{"type":"draw"}', "at": "t", "result": None, **BY_THE_RECORDER}
         first = store.get(game_id).head_hash  # type: ignore[union-attr]
         assert store.append(
             game_id, expected_version=0, expected_head=first, hash="h1", **draw

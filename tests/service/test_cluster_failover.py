@@ -30,7 +30,7 @@ from service.store.connection import STORE_UNAVAILABLE, ReplicaNotConfirmedError
 from service.store.events import Appended, EventStore, Replayed
 from tests.cluster_failover import DEADLINE_SECONDS, kill_a_master_under_load, master_of
 from tests.redis_cluster import LocalCluster
-from tests.service.test_store import record
+from tests.service.test_store import BY_THE_RECORDER, record
 
 # The timing of WAIT: appends per run, and runs of each kind (the best counts).
 TIMED_APPENDS = 600
@@ -73,7 +73,7 @@ def appends_per_second(store: EventStore, games: int, appends: int) -> float:
         for version in range(appends):
             store.append(game_id, expected_version=version, expected_head=head(game_id, version),
                          canonical_body=DRAW, at="t", hash=f"h{version + 1}",
-                         result=None)  # fmt: skip
+                         result=None, **BY_THE_RECORDER)  # fmt: skip
 
     ids = [uuid.uuid4().hex[:16] for _ in range(games)]
     for game_id in ids:
@@ -171,7 +171,8 @@ def test_a_write_no_replica_confirms_is_unavailable_and_then_goes_on_without_wai
     def append(version: int) -> Any:
         return store.append(game_id, expected_version=version,
                             expected_head=head(game_id, version), canonical_body=DRAW, at="t",
-                            hash=f"h{version + 1}", result=None, idempotency_key=f"k{version}",
+                            hash=f"h{version + 1}", result=None, **BY_THE_RECORDER,
+                            idempotency_key=f"k{version}",
                             idempotency_record=f"answer {version}")  # fmt: skip
 
     with pytest.raises(ReplicaNotConfirmedError) as refused:

@@ -51,6 +51,10 @@ def record(game_id: str, **overrides: object) -> GameRecord:
     return GameRecord(**fields)  # type: ignore[arg-type]
 
 
+# The writer of the appends below: the recorder of ``record``, by its token's digest.
+BY_THE_RECORDER = {"writer": "recorder", "token_sha256": "0" * 64}
+
+
 def append(store: EventStore, game_id: str, version: int, body: dict[str, object], **kw: object):
     current = store.get(game_id)
     assert current is not None
@@ -62,7 +66,7 @@ def append(store: EventStore, game_id: str, version: int, body: dict[str, object
         canonical_body=canonical_json(body),
         at=at,
         hash=event_hash(current.head_hash, version + 1, at, body),
-        **kw,  # type: ignore[arg-type]
+        **{**BY_THE_RECORDER, **kw},  # type: ignore[arg-type]
     )
 
 
@@ -147,6 +151,7 @@ def test_append_to_a_missing_game_writes_nothing(any_redis: redis.Redis, key_pre
         at="t",
         hash="h",
         result=None,
+        **BY_THE_RECORDER,
     )
     assert outcome == Missing()
     assert store.events("ghost") == []
