@@ -444,7 +444,7 @@ class GameService:
                     return AppendResult(response, seq, result is not None)
                 case Replayed(prior):
                     return self._replay_idempotent(
-                        game_id, prior, body_digest, idempotency_key or ""
+                        self.get(game_id), viewer, prior, body_digest, idempotency_key or ""
                     )
                 case Finished():
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
@@ -488,7 +488,7 @@ class GameService:
         if idempotency_key:
             prior = self.store.idempotency_record(game_id, idempotency_key, key_owner(viewer))
             if prior is not None:
-                return self._replay_idempotent(game_id, prior, body_digest, idempotency_key)
+                return self._replay_idempotent(record, viewer, prior, body_digest, idempotency_key)
         # A finished game takes one event still: the recorder's retraction of its last move
         # (``_status_change`` says whose it may be).
         if record.status == "abandoned" or (record.status != "active" and not is_retract(event)):
@@ -505,23 +505,43 @@ class GameService:
             )
         return viewer
 
-    @staticmethod
-    def _replay_idempotent(game_id: str, prior: str, body_digest: str, key: str) -> AppendResult:
-        """The answer recorded for a keyed append of this same viewer (keys are per viewer)."""
+    def _replay_idempotent(
+        self, record: GameRecord, viewer: Viewer, prior: str, body_digest: str, key: str
+    ) -> AppendResult:
+        """The answer recorded for a keyed append of this same ``viewer`` (keys are per viewer),
+        as the viewer may see the game now (``record``): a seat whose move ended the game was
+        answered with every hand, which it may not see once the recorder reopened the game."""
         try:
             stored = orjson.loads(prior)
             recorded_body, response = stored["body_sha256"], stored["response"]
+            answered_as = stored.get("viewer")
             finished = response["state"].get("status") != "active"
             version = response["version"]
         except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
             raise DamagedRecordError(
-                game_id,
+                record.id,
                 [f"the record of idempotency key {key!r} does not decode"],
                 {"idempotency_key": key},
             ) from None
         if recorded_body != body_digest:
             raise IdempotencyConflictError(key)
-        return AppendResult(response, version, finished)
+        reading = self.reading_as(record, viewer)
+        if answered_as == str(reading):
+            return AppendResult(response, version, finished)
+        return self._answered_again(record, version, reading)
+
+    def _answered_again(self, record: GameRecord, version: int, reading: Viewer) -> AppendResult:
+        """The answer to the append that stored event ``version``, for ``reading``."""
+        game = self._rules(record)
+        [stored] = self._events(record, version, version)
+        state = self.view(record, version, reading)
+        response = {
+            "seq": version,
+            "version": version,
+            "event": event_json(game, stored, reading),
+            "state": state,
+        }
+        return AppendResult(response, version, state.get("status") != "active")
 
     # Reading --------------------------------------------------------------------------------------
     def state(self, record: GameRecord, at: int | None = None) -> Any:
