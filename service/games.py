@@ -308,6 +308,17 @@ class GameService:
             "this token is not one of the game's: send the recorder's or a seat's token, or none"
         )
 
+    @classmethod
+    def admits(cls, record: GameRecord, token: str | None, viewer: Viewer) -> bool:
+        """Whether ``token`` still makes ``viewer`` of the game ``record`` is (no token: the
+        public, always): a seat's replaced link does not any more."""
+        if token is None:
+            return True
+        try:
+            return cls.viewer(record, token) == viewer
+        except UnauthorizedError:
+            return False
+
     @staticmethod
     def reading_as(record: GameRecord, viewer: Viewer) -> Viewer:
         """The viewer a read by ``viewer`` is answered for: once a game is over, everyone sees

@@ -4,6 +4,7 @@ stand for two processes, each with its own snapshots of the games it serves."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.conftest import make_app
-from tests.service.test_api import assert_error, auth, create
+from tests.service.test_api import append, assert_error, auth, create, legal
+from tests.service.test_stream import Follower, stream_url
 
 
 @pytest.fixture
@@ -99,3 +101,52 @@ def test_a_replaced_link_retrying_an_idempotency_key_is_refused(
     assert_error(post_move(a, game, old, move, **{"Idempotency-Key": "tap-1"}), 401,
                  "unauthorized")  # fmt: skip
     assert version(a, game) == 1
+
+
+# The live stream ----------------------------------------------------------------------------------
+def follow(app: Flask, game: dict[str, Any], token: str) -> Follower:
+    follower = Follower(app, stream_url(game), bearer(token))
+    follower.start()
+    assert follower.started_streaming.wait(10)
+    time.sleep(0.3)  # the follower now waits on its game's feed
+    return follower
+
+
+def test_a_stream_opened_with_a_replaced_link_closes_at_once(apps: tuple[Flask, Flask]) -> None:
+    a = apps[0].test_client()
+    game = create(a, players=["Ana", "Ben"], seed=7)
+    follower = follow(apps[1], game, game["seat_tokens"][1])
+    replaced = time.monotonic()
+    replace_link(a, game, 1)
+    follower.finish(timeout=10)
+    assert time.monotonic() - replaced < 5
+    assert "replaced" in follower.received[-1]["comment"]
+    # Reconnecting with it is refused.
+    assert_error(a.get(stream_url(game), headers=bearer(game["seat_tokens"][1])), 401,
+                 "unauthorized")  # fmt: skip
+
+
+def test_a_stream_opened_with_a_replaced_link_gets_none_of_the_seats_later_draws(
+    apps: tuple[Flask, Flask],
+) -> None:
+    a = apps[0].test_client()
+    game = create(a, players=["Ana", "Ben"], seed=7, options={"chance": "observed"})
+    follower = follow(apps[1], game, game["seat_tokens"][1])
+    replace_link(a, game, 1)
+    # The recorder goes on at once: the cards dealt to seat 1, and whatever follows.
+    for _ in range(4):
+        assert append(a, game, legal(a, game)[0]).status_code == 201
+    follower.finish(timeout=10)
+    assert follower.moves() == []
+    assert "replaced" in follower.received[-1]["comment"]
+
+
+def test_a_stream_of_a_link_not_replaced_goes_on(apps: tuple[Flask, Flask]) -> None:
+    a = apps[0].test_client()
+    game = create(a, players=["Ana", "Ben"], seed=7, options={"chance": "observed"})
+    follower = follow(apps[1], game, game["seat_tokens"][0])
+    replace_link(a, game, 1)
+    assert append(a, game, legal(a, game)[0]).status_code == 201
+    time.sleep(1.5)
+    assert follower.is_alive()
+    assert [message["id"] for message in follower.moves()] == ["1"]
