@@ -27,7 +27,7 @@ from service.api.requests import refuse_bodies_over_the_limit, refuse_bodies_tha
 from service.api.schemas import ErrorSchema
 from service.api.stream import stream
 from service.api.strict import refuse_unknown_query_parameters
-from service.api.views import games
+from service.api.views import WRITE_KEY_SCHEME, games
 from service.config import load_config
 from service.errors import register_error_handlers
 from service.games import GameService
@@ -117,6 +117,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_converter(GameIdConverter, game_id_parameter_schema)
     # The games' events, states and options, which the blueprints' documentation refers to.
     register_game_components(api.spec)
+    api.spec.components.security_scheme("writeKey", WRITE_KEY_SCHEME)
     api.register_blueprint(games)
     api.register_blueprint(health)
     api.register_blueprint(stats)
