@@ -310,8 +310,8 @@ class GameService:
 
     @classmethod
     def admits(cls, record: GameRecord, token: str | None, viewer: Viewer) -> bool:
-        """Whether ``token`` still makes ``viewer`` of the game ``record`` is (no token: the
-        public, always): a seat's replaced link does not any more."""
+        """Whether the header ``record`` still takes ``token`` as ``viewer``'s (no token: the
+        public's, always): a seat's replaced link is no longer its seat's."""
         if token is None:
             return True
         try:
@@ -544,7 +544,15 @@ class GameService:
     def _answered_again(self, record: GameRecord, version: int, reading: Viewer) -> AppendResult:
         """The answer to the append that stored event ``version``, for ``reading``."""
         game = self._rules(record)
-        [stored] = self._events(record, version, version)
+        named = type(version) is int and 0 < version <= record.version
+        events = self._events(record, version, version) if named else []
+        if len(events) != 1:
+            raise DamagedRecordError(
+                record.id,
+                [f"an idempotency record names event {version!r}, which the record lacks"],
+                {"seq": version},
+            )
+        stored = events[0]
         state = self.view(record, version, reading)
         response = {
             "seq": version,

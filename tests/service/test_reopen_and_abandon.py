@@ -3,12 +3,16 @@ an abandonment sets an unfinished game aside for good (over the API)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from typing import Any
 
 import pytest
+import redis
 from flask.testing import FlaskClient
 
+from service.store.chain import canonical_json
 from tests.service.test_api import append, assert_error, auth, legal
 from tests.service.test_corrections import GAMES, RETRACT, full_state, new_game, without_version
 
@@ -182,3 +186,19 @@ def test_a_seats_replayed_append_after_a_reopening_shows_only_what_the_seat_sees
     events = client.get(f"{url}/events?from={version}&limit=1", headers=as_the_seat).json
     assert again.json["event"] == {k: v for k, v in events["events"][0].items() if k != "void"}
     assert resource(client, game)["version"] == version + 1
+
+
+def test_a_replayed_answer_naming_an_event_the_record_lacks_is_a_damaged_record(
+    client: FlaskClient, real_redis: redis.Redis, key_prefix: str
+) -> None:
+    game = new_game(client, "mada", seed=5)
+    move = legal(client, game)[0]
+    # A seat's key whose stored answer, given as the recorder's, names event 99 of 0.
+    answer = {"seq": 99, "version": 99, "event": {}, "state": {"status": "active"}}
+    digest = hashlib.sha256(canonical_json(move).encode()).hexdigest()
+    stored = {"body_sha256": digest, "viewer": "recorder", "response": answer}
+    seat = move.get("player", 0)
+    real_redis.set(f"{key_prefix}{{{game['id']}}}:idem:seat{seat}:tap", json.dumps(stored))
+    headers = {"Idempotency-Key": "tap", **seat_headers(game, seat)}
+    response = client.post(f"/games/{game['id']}/events", json=move, headers=headers)
+    assert assert_error(response, 500, "damaged_record") == {"seq": 99}
