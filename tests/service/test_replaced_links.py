@@ -17,13 +17,15 @@ from tests.conftest import make_app
 from tests.service.test_api import append, assert_error, auth, create, legal
 from tests.service.test_stream import Follower, stream_url
 
+# A stream left open ends by itself soon after its test.
+STREAM_SECONDS = 6
+
 
 @pytest.fixture
 def apps(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> tuple[Flask, Flask]:
-    return (
-        make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path)),
-        make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path)),
-    )
+    settings = {"DATA_DIR": str(tmp_path), "STREAM_SECONDS": STREAM_SECONDS}
+    first, second = (make_app(real_redis, key_prefix, **settings) for _ in range(2))
+    return first, second
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -147,6 +149,7 @@ def test_a_stream_of_a_link_not_replaced_goes_on(apps: tuple[Flask, Flask]) -> N
     follower = follow(apps[1], game, game["seat_tokens"][0])
     replace_link(a, game, 1)
     assert append(a, game, legal(a, game)[0]).status_code == 201
-    time.sleep(1.5)
-    assert follower.is_alive()
+    follower.finish(timeout=STREAM_SECONDS + 10)
+    # It went on to its time limit.
     assert [message["id"] for message in follower.moves()] == ["1"]
+    assert follower.received[-1]["comment"].startswith("time limit")
