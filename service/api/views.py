@@ -190,8 +190,8 @@ def bearer_token() -> str | None:
     return token.strip()
 
 
-# The routes that add games: with WRITE_KEY set, each needs it as the Bearer token (the imports of
-# other apps' plays, /imports/*, call require_write_key too).
+# The routes that add games: with WRITE_KEY set, each needs it as the Bearer token, and so does
+# every route under /imports/ (the imports of other apps' plays), whatever its blueprint.
 ADDS_GAMES = ("games.Games", "games.Import")
 
 # The OpenAPI security scheme of those routes.
@@ -220,10 +220,12 @@ def require_write_key() -> None:
         )
 
 
-@games.before_request
-def _adding_games_needs_the_write_key() -> None:
-    # Before the body is read: a request without the key learns nothing from it.
-    if request.method == "POST" and request.endpoint in ADDS_GAMES:
+def adding_games_needs_the_write_key() -> None:
+    """(A before_request function of the app.) Before the body is read: a request without the
+    key learns nothing from it. An unknown path is answered as any is (no endpoint)."""
+    if request.method != "POST" or request.endpoint is None:
+        return
+    if request.endpoint in ADDS_GAMES or request.path.startswith("/imports/"):
         require_write_key()
 
 

@@ -60,6 +60,8 @@ def test_creating_a_game_without_the_write_key_is_401_and_creates_nothing(
     assert_error(client.post("/games", json=NEW_GAME, headers=headers), 401, "unauthorized")
     # Refused before the body is read: a bad body tells nothing either.
     assert_error(client.post("/games", json={"game": 1}, headers=headers), 401, "unauthorized")
+    not_json = client.post("/games", data="{", content_type="application/json", headers=headers)
+    assert_error(not_json, 401, "unauthorized")
     assert client.get("/games").json["games"] == []
 
 
@@ -122,3 +124,15 @@ def test_the_commands_create_games_without_the_key(
     assert done.returncode == 0, done.stderr
     game_id = done.stdout.split()[0]
     assert app.test_client().get(f"/games/{game_id}").json["status"] == "finished"
+
+
+def test_every_import_route_needs_the_write_key(app: Flask) -> None:
+    # The imports of other apps' plays (/imports/*) are covered by the check as they are added.
+    app.add_url_rule(
+        "/imports/elsewhere", "imports_elsewhere", lambda: ("imported", 200), methods=["POST"]
+    )
+    client = app.test_client()
+    assert_error(client.post("/imports/elsewhere", json={}), 401, "unauthorized")
+    assert client.post("/imports/elsewhere", json={}, headers=with_key()).status_code == 200
+    # An unknown path is answered as any is.
+    assert_error(client.post("/imports/nothing-here", json={}), 404, "not_found")
