@@ -27,7 +27,7 @@ from service.api.requests import refuse_bodies_over_the_limit, refuse_bodies_tha
 from service.api.schemas import ErrorSchema
 from service.api.stream import stream
 from service.api.strict import refuse_unknown_query_parameters
-from service.api.views import games
+from service.api.views import WRITE_KEY_SCHEME, adding_games_needs_the_write_key, games
 from service.config import load_config
 from service.errors import register_error_handlers
 from service.games import GameService
@@ -117,6 +117,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_converter(GameIdConverter, game_id_parameter_schema)
     # The games' events, states and options, which the blueprints' documentation refers to.
     register_game_components(api.spec)
+    api.spec.components.security_scheme("writeKey", WRITE_KEY_SCHEME)
     api.register_blueprint(games)
     api.register_blueprint(health)
     api.register_blueprint(stats)
@@ -127,6 +128,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # First of the before_request functions: a body over the limit is refused before anything.
     app.before_request(refuse_bodies_over_the_limit)
     app.before_request(refuse_bodies_that_are_not_json)
+    app.before_request(adding_games_needs_the_write_key)
     init_rate_limits(app, settings)
     refuse_unknown_query_parameters(app, api)
     return app

@@ -61,6 +61,9 @@ DEFAULTS: dict[str, Any] = {
     # Seconds a request's body has to arrive in full; past them it is answered 400 and its
     # connection closed (service.api.body_deadline).
     "BODY_SECONDS": 30.0,
+    # When set, creating a game and every import need `Authorization: Bearer <WRITE_KEY>`
+    # (service.api.views.require_write_key); unset, anyone may add games.
+    "WRITE_KEY": None,
 }
 
 # Environment variables read, each named after its setting.
@@ -68,6 +71,7 @@ _FROM_ENVIRONMENT = (
     "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
     "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "SNAPSHOT_EVERY", "IMPORT_MAX_BYTES",
+    "WRITE_KEY",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).

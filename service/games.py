@@ -59,6 +59,7 @@ from service.store.events import (
     GameRecord,
     OtherHead,
     Replayed,
+    Revoked,
     StoredEvent,
     Trimmed,
     damaged_header,
@@ -307,6 +308,17 @@ class GameService:
             "this token is not one of the game's: send the recorder's or a seat's token, or none"
         )
 
+    @classmethod
+    def admits(cls, record: GameRecord, token: str | None, viewer: Viewer) -> bool:
+        """Whether the header ``record`` still takes ``token`` as ``viewer``'s (no token: the
+        public's, always): a seat's replaced link is no longer its seat's."""
+        if token is None:
+            return True
+        try:
+            return cls.viewer(record, token) == viewer
+        except UnauthorizedError:
+            return False
+
     @staticmethod
     def reading_as(record: GameRecord, viewer: Viewer) -> Viewer:
         """The viewer a read by ``viewer`` is answered for: once a game is over, everyone sees
@@ -373,9 +385,11 @@ class GameService:
                     return snapshot
             assert snapshot is not None
             record = snapshot.record
-            viewer = self._writer(record, token)
             game = self._rules(record)
             try:
+                # On a snapshot, a token it does not know may be a seat's new link: settled on
+                # the header read from Redis.
+                viewer = self._writer(record, token)
                 change = _status_change(game, snapshot.state, record, viewer, event)
                 if is_retract(event):
                     state = self._retracted(game, record, event)
@@ -417,6 +431,8 @@ class GameService:
                 at=at,
                 hash=hashed,
                 result=result,
+                writer="recorder" if viewer.sees_all else str(viewer.seat),
+                token_sha256=token_digest(token or ""),
                 change=change,
                 idempotency_key=idempotency_key,
                 idempotency_owner=key_owner(viewer),
@@ -439,10 +455,16 @@ class GameService:
                     return AppendResult(response, seq, result is not None)
                 case Replayed(prior):
                     return self._replay_idempotent(
-                        game_id, prior, body_digest, idempotency_key or ""
+                        self.get(game_id), viewer, prior, body_digest, idempotency_key or ""
                     )
                 case Finished():
                     raise GameFinishedError(f"game {game_id} is over: no move can be added")
+                case Revoked():
+                    # The header no longer holds the token the snapshot knew (a seat's link was
+                    # replaced, maybe by another process): the header read now says why.
+                    self.cache.discard(game_id)
+                    self._writer(self.get(game_id), token)
+                    raise UnauthorizedError("this token is not one of the game's any more")
                 case Trimmed():
                     # The archive replaced the stream: put it back, then retract as ever.
                     self.store.restore_stream(game_id, self._events(self.get(game_id)))
@@ -477,7 +499,7 @@ class GameService:
         if idempotency_key:
             prior = self.store.idempotency_record(game_id, idempotency_key, key_owner(viewer))
             if prior is not None:
-                return self._replay_idempotent(game_id, prior, body_digest, idempotency_key)
+                return self._replay_idempotent(record, viewer, prior, body_digest, idempotency_key)
         # A finished game takes one event still: the recorder's retraction of its last move
         # (``_status_change`` says whose it may be).
         if record.status == "abandoned" or (record.status != "active" and not is_retract(event)):
@@ -494,23 +516,51 @@ class GameService:
             )
         return viewer
 
-    @staticmethod
-    def _replay_idempotent(game_id: str, prior: str, body_digest: str, key: str) -> AppendResult:
-        """The answer recorded for a keyed append of this same viewer (keys are per viewer)."""
+    def _replay_idempotent(
+        self, record: GameRecord, viewer: Viewer, prior: str, body_digest: str, key: str
+    ) -> AppendResult:
+        """The answer recorded for a keyed append of this same ``viewer`` (keys are per viewer),
+        as the viewer may see the game now (``record``): a seat whose move ended the game was
+        answered with every hand, which it may not see once the recorder reopened the game."""
         try:
             stored = orjson.loads(prior)
             recorded_body, response = stored["body_sha256"], stored["response"]
+            answered_as = stored.get("viewer")
             finished = response["state"].get("status") != "active"
             version = response["version"]
         except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
             raise DamagedRecordError(
-                game_id,
+                record.id,
                 [f"the record of idempotency key {key!r} does not decode"],
                 {"idempotency_key": key},
             ) from None
         if recorded_body != body_digest:
             raise IdempotencyConflictError(key)
-        return AppendResult(response, version, finished)
+        reading = self.reading_as(record, viewer)
+        if answered_as == str(reading):
+            return AppendResult(response, version, finished)
+        return self._answered_again(record, version, reading)
+
+    def _answered_again(self, record: GameRecord, version: int, reading: Viewer) -> AppendResult:
+        """The answer to the append that stored event ``version``, for ``reading``."""
+        game = self._rules(record)
+        named = type(version) is int and 0 < version <= record.version
+        events = self._events(record, version, version) if named else []
+        if len(events) != 1:
+            raise DamagedRecordError(
+                record.id,
+                [f"an idempotency record names event {version!r}, which the record lacks"],
+                {"seq": version},
+            )
+        stored = events[0]
+        state = self.view(record, version, reading)
+        response = {
+            "seq": version,
+            "version": version,
+            "event": event_json(game, stored, reading),
+            "state": state,
+        }
+        return AppendResult(response, version, state.get("status") != "active")
 
     # Reading --------------------------------------------------------------------------------------
     def state(self, record: GameRecord, at: int | None = None) -> Any:

@@ -14,9 +14,13 @@ first, not once per follower: ``Batch.messages``. A subscriber whose queue is fu
 does not read) is dropped: it is told so, its connection is shut down, and the client resumes
 with Last-Event-ID, losing nothing; nothing is ever buffered for it without bound.
 
-The feed also reads the game's header after each batch: once the game is over it puts the rest of
-its events and ``End`` in the queues, and stops. A store that cannot be reached, or a record that
-does not read, ends the feed with ``Failure``: its followers end their streams and resume later.
+The feed also reads the game's header after each blocking read, before it queues what the read
+brought (``GameFeed.header``): each follower checks that its token is still the game's before it
+sends anything taken from its queue, so that a seat's replaced link, replaced in any process, ends
+the streams opened with it within a second, before the seat's next move reaches them. Once the game
+is over the feed puts the rest of its events and ``End`` in the queues, and stops. A store that
+cannot be reached, or a record that does not read, ends the feed with ``Failure``: its followers
+end their streams and resume later.
 
 Only threading objects are used (``threading.Lock``, ``threading.Event``, ``collections.deque``):
 the same code runs under threads (gthread) and under gevent's greenlets.
@@ -125,6 +129,10 @@ class Subscription:
         self._ready.set()
         return True
 
+    def wake(self) -> None:
+        """End the follower's wait at once, with nothing queued: the game's tokens changed."""
+        self._ready.set()
+
     def take(self, timeout: float) -> list[Item]:
         """What is queued, waiting up to ``timeout`` seconds for something if nothing is."""
         if not self._items and not self.dropped:
@@ -145,6 +153,9 @@ class GameFeed:
         self.game_id = game_id
         # The last seq put in the queues: a follower joining now gets what follows it.
         self.last = last
+        # The game's header as last read, after the events queued so far: whose tokens may still
+        # read them. None until the feed has read it.
+        self.header: GameRecord | None = None
         self.subscriptions: set[Subscription] = set()
         # Set (under the hub's lock) once the feed has left the hub: no one joins it any more.
         self.stopped = False
@@ -154,7 +165,7 @@ class GameFeed:
         games, store = self.hub.games, self.hub.games.store
         reader: redis.Redis | None = None
         try:
-            record = games.get(self.game_id)
+            record = self._read_header()
             # The bodies of every event so far: what decides which moves are void.
             history = [event.body for event in games.events(record, 1, self.last)]
             while not self.stopped:
@@ -167,10 +178,13 @@ class GameFeed:
                     reader = store.blocking_client(self.game_id, reader_name(self.game_id))
                 batch = store.wait_events(self.game_id, self.last, BLOCK_MS, client=reader,
                                           count=PAGE)  # fmt: skip
-                if batch and not self.stopped:
-                    self._publish(history, batch)
-                    # Has the game ended? (Its last move and "finished" are one write.)
-                    record = games.get(self.game_id)
+                if self.stopped:
+                    return
+                # Read after the batch, before it is queued: a link replaced before its events
+                # were appended is known to the followers before they take them. Has the game
+                # ended? (Its last move and "finished" are one write.)
+                record = self._read_header()
+                self._publish(history, batch)
         except redis.RedisError as error:
             log.warning("the feed of game %s stopped: the store cannot be reached: %s",
                         self.game_id, error)  # fmt: skip
@@ -186,6 +200,18 @@ class GameFeed:
         finally:
             if reader is not None:
                 reader.connection_pool.disconnect()
+
+    def _read_header(self) -> GameRecord:
+        """The game's header from the store, kept as ``header``; when its tokens changed (a
+        seat's link replaced), every follower is woken to check its own."""
+        record = self.hub.games.get(self.game_id)
+        known = self.header
+        self.header = record
+        if known is None or _tokens(known) != _tokens(record):
+            with self.hub.lock:
+                for subscription in self.subscriptions:
+                    subscription.wake()
+        return record
 
     def _publish(self, history: list[dict[str, Any]], events: list[StoredEvent]) -> None:
         if not events:
@@ -206,6 +232,10 @@ class GameFeed:
                 subscription.offer(item)
             self.subscriptions.clear()
             self.hub.forget(self)
+
+
+def _tokens(record: GameRecord) -> tuple[str, list[str]]:
+    return record.token_sha256, record.seat_tokens_sha256
 
 
 class Hub:

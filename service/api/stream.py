@@ -48,7 +48,14 @@ from service.api.requests import (
     QueryInteger,
     ascii_int,
 )
-from service.api.views import TOKEN_HEADER, ApiBlueprint, error_doc, reader, service
+from service.api.views import (
+    TOKEN_HEADER,
+    ApiBlueprint,
+    bearer_token,
+    error_doc,
+    reader,
+    service,
+)
 from service.errors import InvalidRequestError
 from service.games import GameService, event_json
 from service.store.events import GameRecord, StoredEvent
@@ -147,7 +154,9 @@ _DESCRIPTION = f"""Server-Sent Events (`text/event-stream`), in this order:
 
 A stream also closes after STREAM_SECONDS (300) without `end`, and when the client does not read
 what it is sent (STREAM_BACKLOG batches of moves wait for it): resume it with `Last-Event-ID`
-(EventSource does so itself). At most STREAM_LIMIT streams at once per API process (9,000 under
+(EventSource does so itself). A stream opened with a seat's token closes within a second once that
+seat's link is replaced (`POST /games/{{id}}/seats/{{seat}}/token`), before its next move: the old
+token then gets 401. At most STREAM_LIMIT streams at once per API process (9,000 under
 `tabletape serve`'s default gevent worker; 8, and at most half the threads, under gthread): more
 are refused with 503 `unavailable`. The schema below is that of one message, as an SSE client
 reads it (`event`, `id`, and `data` holding JSON)."""
@@ -189,6 +198,7 @@ class Stream(MethodView):
         ending with the result."""
         games = service()
         record = games.get(game_id)
+        token = bearer_token()
         viewer = reader(record)
         after = _resume_point(query, record)
         slots: StreamSlots = current_app.extensions["tabletape.streams"]
@@ -205,7 +215,7 @@ class Stream(MethodView):
                 heartbeat=float(current_app.config["STREAM_HEARTBEAT"]),
             )
             hub: Hub = current_app.extensions["tabletape.fanout"]
-            messages = follow(games, hub, record, viewer, after, limits, _closer())
+            messages = follow(games, hub, record, viewer, after, limits, _closer(), token)
             response = Response(
                 messages,
                 mimetype="text/event-stream",
@@ -281,9 +291,11 @@ def follow(
     after: int,
     limits: StreamLimits,
     on_drop: Callable[[], None] | None = None,
+    token: str | None = None,
 ) -> Iterator[str]:
     """The stream's messages: the moves after ``after`` as ``viewer`` may read them, live, then
-    ``end``.
+    ``end``; a stream opened with ``token`` closes as soon as the game's header no longer holds
+    it (a seat's link replaced, in any process), before it sends another move.
 
     Each move says whether it is void as of when it is sent, as GET /events would say then. A
     retraction voids the latest move still standing, which the whole record decides: the events
@@ -300,6 +312,10 @@ def follow(
     def render(event: StoredEvent, void: bool) -> str:
         return _move({**event_json(game, event, viewer), "void": void}, event.seq)
 
+    def admitted(header: GameRecord | None) -> bool:
+        """Whether the token is still the game's, as the feed read the header last."""
+        return header is None or GameService.admits(header, token, viewer)
+
     yield f"retry: {RETRY_MS}\n\n"
     try:
         # The bodies of events 1 to ``after``, in order: what decides which moves are void.
@@ -313,9 +329,13 @@ def follow(
             return
         # The feed sends what follows its own position: what lies between is read here.
         subscription = hub.subscribe(record.id, last, on_drop)
+        if not admitted(subscription.feed.header):
+            yield _REPLACED
+            return
         last = yield from _catch_up(games, record, history, last, subscription.start, render)
         del history
-        yield from _live(subscription, viewer, render, last, deadline, limits.heartbeat)
+        live = _live(subscription, viewer, render, admitted, last, deadline, limits.heartbeat)
+        yield from live
     except redis.RedisError as error:
         log.warning("stream of game %s stopped: the store cannot be reached: %s", record.id, error)
         yield ": the store cannot be reached: resume with Last-Event-ID\n\n"
@@ -328,6 +348,7 @@ def follow(
 
 
 _TIME_LIMIT = ": time limit reached: resume with Last-Event-ID\n\n"
+_REPLACED = ": this link was replaced: the recorder has the new one\n\n"
 
 
 def _catch_up(
@@ -357,12 +378,14 @@ def _live(
     subscription: Subscription,
     viewer: Viewer,
     render: Render,
+    admitted: Callable[[GameRecord | None], bool],
     last: int,
     deadline: float,
     heartbeat: float,
 ) -> Iterator[str]:
-    """The moves the feed brings, after ``last``, until the game's end, the time limit, or the
-    follower is dropped; a heartbeat after ``heartbeat`` seconds without a message.
+    """The moves the feed brings, after ``last``, until the game's end, the time limit, the
+    follower is dropped, or its token is no longer ``admitted`` by the header the feed read after
+    what it queued; a heartbeat after ``heartbeat`` seconds without a message.
 
     What was queued is sent in one write: a follower that fell behind (a busy server) catches up
     with one send, not one per move, so its cost per move falls as the load grows."""
@@ -376,6 +399,10 @@ def _live(
             yield ": keep-alive\n\n"
             quiet_since = now
         taken = subscription.take(min(deadline, quiet_since + heartbeat) - now)
+        # Checked after the take: the feed reads the header before it queues events.
+        if not admitted(subscription.feed.header):
+            yield _REPLACED
+            return
         messages, last, over = _messages(taken, viewer, render, last)
         if subscription.dropped and not over:
             messages.append(": this client reads too slowly: resume with Last-Event-ID\n\n")

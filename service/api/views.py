@@ -6,6 +6,7 @@ leaves them as they are); the ``@blp.response`` schemas still document them in t
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from flask import Request, current_app, request, url_for
@@ -83,6 +84,7 @@ def _errors(
     body: str | None = None,
     parameters: list[dict[str, Any]] | None = None,
     codes: dict[int, str] | None = None,
+    security: list[dict[str, list[str]]] | None = None,
 ) -> Any:
     """Document the contract's error body for the statuses a view can answer (``codes``: a
     status whose codes differ on this path from ``_ERRORS``'s), the request's
@@ -99,6 +101,8 @@ def _errors(
     documented: dict[str, Any] = {"responses": responses}
     if parameters is not None:
         documented["parameters"] = parameters
+    if security is not None:
+        documented["security"] = security
     if body is not None:
         documented["requestBody"] = {
             "required": True,
@@ -184,6 +188,45 @@ def bearer_token() -> str | None:
             " the recorder's or a seat's token"
         )
     return token.strip()
+
+
+# The routes that add games: with WRITE_KEY set, each needs it as the Bearer token, and so does
+# every route under /imports/ (the imports of other apps' plays), whatever its blueprint.
+ADDS_GAMES = ("games.Games", "games.Import")
+
+# The OpenAPI security scheme of those routes.
+WRITE_KEY_SCHEME = {
+    "type": "http",
+    "scheme": "bearer",
+    "description": "the service's WRITE_KEY, when it sets one: creating a game and importing"
+    " need it (401 otherwise); a game's own tokens are sent the same way for its moves",
+}
+# Either the key or nothing: a service without WRITE_KEY lets anyone add games.
+WRITE_KEY_SECURITY: list[dict[str, list[str]]] = [{"writeKey": []}, {}]
+_WRITE_KEY_REFUSED = {401: "unauthorized: the service sets WRITE_KEY and the request lacks it"}
+
+
+def require_write_key() -> None:
+    """401 unless the request carries the service's WRITE_KEY as its Bearer token (when one is
+    set), compared in constant time."""
+    key: str | None = current_app.config.get("WRITE_KEY")
+    if not key:
+        return
+    given = bearer_token() or ""
+    if not hmac.compare_digest(given.encode(), key.encode()):
+        raise UnauthorizedError(
+            "adding games to this service needs its write key: send `Authorization: Bearer"
+            " <WRITE_KEY>` (ask whoever runs the service)"
+        )
+
+
+def adding_games_needs_the_write_key() -> None:
+    """(A before_request function of the app.) Before the body is read: a request without the
+    key learns nothing from it. An unknown path is answered as any is (no endpoint)."""
+    if request.method != "POST" or request.endpoint is None:
+        return
+    if request.endpoint in ADDS_GAMES or request.path.startswith("/imports/"):
+        require_write_key()
 
 
 def if_match_version() -> int | None:
@@ -291,7 +334,8 @@ class Games(MethodView):
 
     @games.arguments(CreateGameSchema)
     @games.response(201, CreatedGameSchema, headers=CREATED)
-    @_errors(400, 413, 503, body="NewGame")
+    @_errors(400, 401, 413, 503, body="NewGame", codes=_WRITE_KEY_REFUSED,
+             security=WRITE_KEY_SECURITY)  # fmt: skip
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game; the answer carries the recorder's token and one token per seat,
         returned only here."""
@@ -470,7 +514,9 @@ class SeatToken(MethodView):
 class Import(MethodView):
     @games.arguments(RecordSchema)
     @games.response(201, CreatedGameSchema, headers=CREATED)
-    @_errors(400, 409, 413, 422, 503, body="Record", codes={409: "already_imported"})
+    @_errors(400, 401, 409, 413, 422, 503, body="Record",
+             codes={409: "already_imported", **_WRITE_KEY_REFUSED},
+             security=WRITE_KEY_SECURITY)  # fmt: skip
     def post(self, document: dict[str, Any]) -> Any:
         """Replay an exported record and create a new game from it (with new tokens), or reject
         it whole, naming the first illegal event (422). The copy keeps the record's salt,

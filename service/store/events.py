@@ -68,28 +68,39 @@ return 1
 # writers can never both append at one version, a retried key can never append twice, and an event
 # is never chained to a head the store does not have (one it lost in a crash, which the appending
 # process still remembers): the head the event's hash was computed from must be the header's.
+# The writer's token must still be the header's, checked before anything, a replayed key
+# included: a seat's link replaced (in any process) refuses its old token at once, though the
+# appending process validated the move on a snapshot that still holds it.
 # KEYS: header, events, and the idempotency record's key only for a keyed append. ARGV: the
-# expected version, the body, at, hash, the expected head hash; then, only when there is one or
-# more follows, the result (or ''); then, when a change of status or a key follows, the change
-# ('' for none, 'abandon', or 'reopen': a retraction of a finished game's last move, which the
-# game must be finished or archived for, its stream in Redis); then, for a keyed append, the record
-# and its lifetime. An append sends no more than it needs: each argument is encoded, sent and
-# parsed on every move.
+# expected version, the body, at, hash, the expected head hash, the writer ('recorder', or the
+# seat's index) and the SHA-256 of its token; then, only when there is one or more follows, the
+# result (or ''); then, when a change of status or a key follows, the change ('' for none,
+# 'abandon', or 'reopen': a retraction of a finished game's last move, which the game must be
+# finished or archived for, its stream in Redis); then, for a keyed append, the record and its
+# lifetime. An append sends no more than it needs: each argument is encoded, sent and parsed on
+# every move.
 # A replayed key renews its record's lifetime: a write of its own, so that a replica confirming
 # it (service.store.connection.acknowledged_writes) confirms the recorded append too, which came
 # before it.
 _APPEND_SCRIPT = """
 local header, events, idem = KEYS[1], KEYS[2], KEYS[3]
+local current = redis.call('HMGET', header, 'version', 'status', 'head_hash', 'trimmed',
+                           'token_sha256', 'seat_tokens_sha256')
+if not current[1] then return {'missing'} end
+local holds = current[5]
+if ARGV[6] ~= 'recorder' then
+    local decoded, seats = pcall(cjson.decode, current[6] or '')
+    holds = decoded and type(seats) == 'table' and seats[tonumber(ARGV[6]) + 1]
+end
+if holds ~= ARGV[7] then return {'revoked'} end
 if idem then
     local prior = redis.call('GET', idem)
     if prior then
-        redis.call('EXPIRE', idem, ARGV[9])
+        redis.call('EXPIRE', idem, ARGV[11])
         return {'replayed', prior}
     end
 end
-local current = redis.call('HMGET', header, 'version', 'status', 'head_hash', 'trimmed')
-if not current[1] then return {'missing'} end
-local change = ARGV[7] or ''
+local change = ARGV[9] or ''
 if change == 'reopen' then
     if current[2] == 'active' then return {'conflict', current[1]} end
     if current[2] ~= 'finished' and current[2] ~= 'archived' then return {'finished'} end
@@ -101,9 +112,9 @@ if current[1] ~= ARGV[1] then return {'conflict', current[1]} end
 if current[3] ~= ARGV[5] then return {'other_head', current[1]} end
 local seq = tonumber(ARGV[1]) + 1
 redis.call('XADD', events, '0-' .. seq, 'body', ARGV[2], 'at', ARGV[3], 'hash', ARGV[4])
-if ARGV[6] and ARGV[6] ~= '' then
+if ARGV[8] and ARGV[8] ~= '' then
     redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4],
-               'status', 'finished', 'finished_at', ARGV[3], 'result', ARGV[6])
+               'status', 'finished', 'finished_at', ARGV[3], 'result', ARGV[8])
 elseif change == 'abandon' then
     redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4], 'status', 'abandoned')
 elseif change == 'reopen' then
@@ -115,7 +126,7 @@ else
     redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4])
 end
 if idem then
-    redis.call('SET', idem, ARGV[8], 'EX', ARGV[9])
+    redis.call('SET', idem, ARGV[10], 'EX', ARGV[11])
 end
 return {'appended', tostring(seq)}
 """
@@ -329,7 +340,13 @@ class Missing:
     pass
 
 
-AppendOutcome = Appended | Replayed | Conflict | OtherHead | Finished | Trimmed | Missing
+@dataclass(frozen=True)
+class Revoked:
+    """The header no longer holds the writer's token (a seat's link was replaced): nothing was
+    appended, and a key used before is not replayed."""
+
+
+AppendOutcome = Appended | Replayed | Conflict | OtherHead | Finished | Trimmed | Missing | Revoked
 
 
 class EventStore:
@@ -571,15 +588,20 @@ class EventStore:
         at: str,
         hash: str,
         result: dict[str, Any] | None,
+        writer: str,
+        token_sha256: str,
         change: str = "",
         idempotency_key: str | None = None,
         idempotency_owner: str = "",
         idempotency_record: str = "",
     ) -> AppendOutcome:
-        """Append one event at ``expected_version``; ``change`` is "abandon" for an
-        abandonment, "reopen" for a retraction of a finished game's last move."""
+        """Append one event at ``expected_version``, by ``writer`` ("recorder", or a seat's
+        index) whose token's digest the header must still hold (else ``Revoked``); ``change`` is
+        "abandon" for an abandonment, "reopen" for a retraction of a finished game's last move."""
         keys = [self._header_key(game_id), self._events_key(game_id)]
-        args: list[str | int] = [str(expected_version), canonical_body, at, hash, expected_head]
+        args: list[str | int] = [
+            str(expected_version), canonical_body, at, hash, expected_head, writer, token_sha256
+        ]  # fmt: skip
         result_json = orjson.dumps(result).decode() if result is not None else ""
         if idempotency_key:
             keys.append(self._idempotency_key(game_id, idempotency_key, idempotency_owner))
@@ -608,6 +630,8 @@ class EventStore:
                 return OtherHead()
             case ["finished"]:
                 return Finished()
+            case ["revoked"]:
+                return Revoked()
             case ["trimmed"]:
                 return Trimmed()
             case _:

@@ -31,7 +31,8 @@ from service.store.connection import StoreClient
 log = logging.getLogger(__name__)
 
 FORMAT = 1
-# K: a snapshot after every K events (the setting SNAPSHOT_EVERY; docs/architecture.md, "Snapshots", says why).
+# K: a snapshot after every K events (the setting SNAPSHOT_EVERY; docs/architecture.md,
+# "Snapshots", says why).
 SNAPSHOT_EVERY = 25
 TTL_SECONDS = 7 * 24 * 3600
 

@@ -29,7 +29,7 @@ from service.store.events import Appended, Conflict, EventStore
 from tests.conftest import make_app
 from tests.redis_cluster import LocalCluster
 from tests.support.api import append, create, legal, play_to_the_end
-from tests.support.records import record
+from tests.support.records import BY_THE_RECORDER, record
 from tests.support.streams import Follower, stream_url
 from tests.support.workers import run_cli, worker_env
 
@@ -235,7 +235,7 @@ def test_appends_go_on_while_a_game_s_slot_moves_to_another_master(tmp_path: Pat
         store = EventStore(client, "t:")
         game_id = "resharded-game"
         assert store.create(record(game_id))
-        draw = {"canonical_body": '{"type":"draw"}', "at": "t", "result": None}
+        draw = {"canonical_body": '{"type":"draw"}', "at": "t", "result": None, **BY_THE_RECORDER}
         first = store.get(game_id).head_hash  # type: ignore[union-attr]
         assert store.append(
             game_id, expected_version=0, expected_head=first, hash="h1", **draw

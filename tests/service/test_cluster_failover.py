@@ -30,7 +30,7 @@ from service.store.connection import STORE_UNAVAILABLE, ReplicaNotConfirmedError
 from service.store.events import Appended, EventStore, Replayed
 from tests.cluster_failover import kill_a_master_under_load, master_of
 from tests.redis_cluster import LocalCluster
-from tests.support.records import record
+from tests.support.records import BY_THE_RECORDER, record
 
 # The body of the events appended straight to the store.
 DRAW = '{"type":"draw"}'
@@ -115,7 +115,8 @@ def test_a_write_no_replica_confirms_is_unavailable_and_then_goes_on_without_wai
     def append(version: int) -> Any:
         return store.append(game_id, expected_version=version,
                             expected_head=head(game_id, version), canonical_body=DRAW, at="t",
-                            hash=f"h{version + 1}", result=None, idempotency_key=f"k{version}",
+                            hash=f"h{version + 1}", result=None, **BY_THE_RECORDER,
+                            idempotency_key=f"k{version}",
                             idempotency_record=f"answer {version}")  # fmt: skip
 
     with pytest.raises(ReplicaNotConfirmedError) as refused:

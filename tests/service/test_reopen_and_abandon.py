@@ -3,12 +3,16 @@ an abandonment sets an unfinished game aside for good (over the API)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from typing import Any
 
 import pytest
+import redis
 from flask.testing import FlaskClient
 
+from service.store.chain import canonical_json
 from tests.support.api import append, assert_error, auth, legal
 from tests.support.corrections import GAMES, RETRACT, full_state, new_game, without_version
 
@@ -143,3 +147,58 @@ def test_an_abandoned_game_keeps_its_secrets(client: FlaskClient) -> None:
     assert all("hash" not in event for event in events)
     page = client.get(f"/games/{game['id']}/view").get_data(as_text=True)
     assert f"seed {game['seed']}" not in page and "abandoned" in page
+
+
+def test_a_seats_replayed_append_after_a_reopening_shows_only_what_the_seat_sees_now(
+    client: FlaskClient,
+) -> None:
+    game = new_game(client, "mada", seed=5)
+    url = f"/games/{game['id']}"
+    chooser = random.Random(5)
+    # Recorded until the awaited seat may end the game with a move of its own.
+    while True:
+        known = client.get(f"{url}/legal", headers=auth(game)).json
+        ends = dict(zip(map(str, known["moves"]), known["ending"], strict=True))
+        seat, moves = next(
+            (seat, moves)
+            for seat in range(len(game["seat_tokens"]))
+            if (moves := client.get(f"{url}/legal", headers=seat_headers(game, seat)).json["moves"])
+        )
+        ending = [move for move in moves if ends[str(move)]]
+        if ending:
+            break
+        going_on = [move for move in known["moves"] if not ends[str(move)]]
+        assert append(client, game, chooser.choice(going_on)).status_code == 201
+    # The seat's own last move, keyed: the game is over, and its answer shows every hand.
+    as_the_seat = seat_headers(game, seat)
+    keyed = {"Idempotency-Key": "last-move", **as_the_seat}
+    last = client.post(f"{url}/events", json=ending[0], headers=keyed)
+    assert last.status_code == 201 and last.json["state"]["status"] == "finished"
+    assert append(client, game, RETRACT).status_code == 201  # the recorder reopens it
+
+    # The seat's retry: the same move, not appended again, as the seat may see it now.
+    again = client.post(f"{url}/events", json=ending[0], headers=keyed)
+    assert again.status_code == 201
+    version = last.json["version"]
+    assert again.json["version"] == version
+    assert again.json["state"] == client.get(f"{url}/state?at={version}", headers=as_the_seat).json
+    assert again.json["state"] != last.json["state"]
+    events = client.get(f"{url}/events?from={version}&limit=1", headers=as_the_seat).json
+    assert again.json["event"] == {k: v for k, v in events["events"][0].items() if k != "void"}
+    assert resource(client, game)["version"] == version + 1
+
+
+def test_a_replayed_answer_naming_an_event_the_record_lacks_is_a_damaged_record(
+    client: FlaskClient, real_redis: redis.Redis, key_prefix: str
+) -> None:
+    game = new_game(client, "mada", seed=5)
+    move = legal(client, game)[0]
+    # A seat's key whose stored answer, given as the recorder's, names event 99 of 0.
+    answer = {"seq": 99, "version": 99, "event": {}, "state": {"status": "active"}}
+    digest = hashlib.sha256(canonical_json(move).encode()).hexdigest()
+    stored = {"body_sha256": digest, "viewer": "recorder", "response": answer}
+    seat = move.get("player", 0)
+    real_redis.set(f"{key_prefix}{{{game['id']}}}:idem:seat{seat}:tap", json.dumps(stored))
+    headers = {"Idempotency-Key": "tap", **seat_headers(game, seat)}
+    response = client.post(f"/games/{game['id']}/events", json=move, headers=headers)
+    assert assert_error(response, 500, "damaged_record") == {"seq": 99}

@@ -15,7 +15,7 @@ from service.store.events import (
     Missing,
     Replayed,
 )
-from tests.support.records import record
+from tests.support.records import BY_THE_RECORDER, record
 
 
 @pytest.fixture(params=["fakeredis", "redis", "cluster"])
@@ -37,7 +37,7 @@ def append(store: EventStore, game_id: str, version: int, body: dict[str, object
         canonical_body=canonical_json(body),
         at=at,
         hash=event_hash(current.head_hash, version + 1, at, body),
-        **kw,  # type: ignore[arg-type]
+        **{**BY_THE_RECORDER, **kw},  # type: ignore[arg-type]
     )
 
 
@@ -122,6 +122,7 @@ def test_append_to_a_missing_game_writes_nothing(any_redis: redis.Redis, key_pre
         at="t",
         hash="h",
         result=None,
+        **BY_THE_RECORDER,
     )
     assert outcome == Missing()
     assert store.events("ghost") == []

@@ -31,3 +31,8 @@ def record(game_id: str, **overrides: object) -> GameRecord:
         **overrides,
     }
     return GameRecord(**fields)  # type: ignore[arg-type]
+
+
+# The writer of the appends the store's tests make: the recorder of ``record``, by its token's
+# digest.
+BY_THE_RECORDER = {"writer": "recorder", "token_sha256": "0" * 64}

@@ -3,6 +3,10 @@
  * game's links, each with a copy button: the recorder's (/games/<id>/record#token=<token>), one
  * per seat (the same page with that seat's token) and the viewer's (no token). The fragment is
  * never sent to the server; the pages send the token as an Authorization header only.
+ *
+ * A service that sets WRITE_KEY answers a creation without it 401: the page then asks for the key
+ * (a password field), sends it as the Bearer token, and keeps it in localStorage once the service
+ * took it, so that it is asked once per device. A kept key the service refuses is forgotten.
  */
 "use strict";
 
@@ -12,6 +16,48 @@
     if (!form) return;
     const formError = document.getElementById("form-error");
     const submit = document.getElementById("start");
+    const keyField = document.getElementById("field-write_key");
+    const keyInput = document.getElementById("write_key");
+    const KEPT_KEY = "tabletape.writeKey";
+
+    // The write key this device keeps (storage may be refused: private modes, policies).
+    function keptKey() {
+      try {
+        return window.localStorage.getItem(KEPT_KEY) || "";
+      } catch (ignored) {
+        return "";
+      }
+    }
+
+    function keepKey(key) {
+      try {
+        if (key) window.localStorage.setItem(KEPT_KEY, key);
+        else window.localStorage.removeItem(KEPT_KEY);
+      } catch (ignored) {
+        /* asked again next time */
+      }
+    }
+
+    /** The key to send: the one typed, else the one kept, else none. */
+    function writeKey() {
+      const typed = keyField.hidden ? "" : keyInput.value.trim();
+      return typed || keptKey();
+    }
+
+    /** The service wants its write key: ask for it beside the button. */
+    function askForKey(refused) {
+      keepKey("");
+      keyField.hidden = false;
+      keyInput.value = "";
+      keyInput.setAttribute("aria-invalid", "true");
+      keyInput.setAttribute("aria-describedby", "error-write_key");
+      const slot = document.getElementById("error-write_key");
+      slot.textContent = refused
+        ? "The service refused this key. Type it again, then start recording."
+        : "This service asks for its write key to add games. Type it, then start recording: this device keeps it.";
+      slot.hidden = false;
+      keyInput.focus();
+    }
 
     function chosenGame() {
       return form.querySelector('input[name="game"]:checked');
@@ -167,13 +213,20 @@
       if (!json) return;
       submit.disabled = true;
       submit.textContent = "Starting…";
+      const key = writeKey();
+      const headers = { "Content-Type": "application/json" };
+      if (key) headers.Authorization = `Bearer ${key}`;
       try {
         const response = await fetch("/games", {
           method: "POST",
-          headers: { "Content-Type": "application/json" },
+          headers,
           body: json,
           cache: "no-store",
         });
+        if (response.status === 401) {
+          askForKey(Boolean(key));
+          return;
+        }
         let answer = null;
         try {
           answer = await response.json();
@@ -181,6 +234,8 @@
           /* not JSON */
         }
         if (response.status === 201 && answer) {
+          if (key) keepKey(key);
+          keyField.hidden = true;
           showLinks(answer);
           return;
         }
