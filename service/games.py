@@ -21,6 +21,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -63,6 +64,7 @@ from service.store.events import (
     Trimmed,
     damaged_header,
 )
+from service.store.moments import check_record_times
 from service.store.snapshots import SNAPSHOT_EVERY, SnapshotStore, document, read_document
 
 log = logging.getLogger(__name__)
@@ -867,12 +869,13 @@ class GameService:
             )
         now = utc_now()
         ats = [event.get("at") or now for event in document["events"]]
-        record, tokens = self._create_record(header, _kept(document, header["seed"], now))
         if audit.result is not None:
             status = "finished"
             finished_at = document.get("finished_at") or (ats[-1] if ats else now)
         else:
             status, finished_at = ("abandoned" if audit.abandoned else "active"), None
+        _check_times(document.get("created_at") or now, ats, finished_at)
+        record, tokens = self._create_record(header, _kept(document, header["seed"], now))
         record = self.store.import_events(record, bodies, ats=ats, status=status,
                                           result=audit.result, finished_at=finished_at)  # fmt: skip
         if audit.result is not None:
@@ -889,6 +892,16 @@ class RecordKept:
     created_at: str | None = None
     # An import claims its commitment: a record is imported once.
     imported: bool = False
+
+
+def _check_times(created_at: str, ats: list[str], finished_at: str | None) -> None:
+    """InvalidImportError naming each time of a record to import (as it would be stored: given,
+    or filled in) that is no instant, lies in the future, or is out of order: stored, it would
+    stop the archive job and every statistics rebuild."""
+    problems = check_record_times(created_at, ats, finished_at, datetime.now(UTC))
+    if problems:
+        field, problem = next(iter(problems.items()))
+        raise InvalidImportError(f"the record's times are refused: {field} {problem}", problems)
 
 
 def _kept(document: dict[str, Any], seed: int, now: str) -> RecordKept:

@@ -6,6 +6,7 @@ On the real Redis server (and the cluster).
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -128,14 +129,64 @@ def test_a_commitment_that_is_not_the_seeds_is_refused(app: Flask, elsewhere: Fl
     assert elsewhere.test_client().get("/games").json["games"] == []
 
 
-def test_bad_times_in_a_record_are_400_naming_the_event(app: Flask, elsewhere: Flask) -> None:
+def test_bad_times_in_a_record_are_422_naming_the_event(app: Flask, elsewhere: Flask) -> None:
     game = finished(app.test_client(), seed=9)
     exported = app.test_client().get(f"/games/{game['id']}/export").json
     exported["events"][2]["at"] = "yesterday"
     details = assert_error(
-        elsewhere.test_client().post("/games/import", json=exported), 400, "invalid_request"
+        elsewhere.test_client().post("/games/import", json=exported), 422, "illegal_move"
     )
-    assert "3.at" in json.dumps(details)
+    assert "events.3.at" in details
+
+
+@pytest.mark.parametrize(
+    ("field", "moment"),
+    [
+        ("finished_at", "2025-13-45T99:99:99Z"),
+        ("finished_at", "2025-02-30T10:00:00Z"),
+        ("created_at", "{created_at}\n"),
+        ("events.3.at", "2025-02-30T25:61:61Z"),
+        ("events.3.at", "2025-02-28T24:00:00Z"),
+        ("created_at", "\uff12\uff10\uff12\uff15-01-01T00:00:00Z"),  # full-width digits
+    ],
+)
+def test_a_record_with_a_moment_that_does_not_exist_is_refused_naming_the_field(
+    app: Flask, elsewhere: Flask, field: str, moment: str
+) -> None:
+    game = finished(app.test_client(), seed=9)
+    exported = app.test_client().get(f"/games/{game['id']}/export").json
+    moment = moment.format(created_at=exported["created_at"])
+    if field.startswith("events."):
+        exported["events"][2]["at"] = moment
+    else:
+        exported[field] = moment
+    there = elsewhere.test_client()
+    details = assert_error(there.post("/games/import", json=exported), 422, "illegal_move")
+    assert field in details
+    assert there.get("/games").json["games"] == []
+
+
+def test_a_record_whose_times_are_out_of_order_or_to_come_is_refused(
+    app: Flask, elsewhere: Flask
+) -> None:
+    game = finished(app.test_client(), seed=9)
+    exported = app.test_client().get(f"/games/{game['id']}/export").json
+    there = elsewhere.test_client()
+    ahead = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 30))
+
+    def refused(document: dict[str, Any], field: str) -> None:
+        details = assert_error(there.post("/games/import", json=document), 422, "illegal_move")
+        assert field in details, details
+
+    refused({**exported, "created_at": ahead}, "events.1.at")
+    refused({**exported, "finished_at": exported["created_at"]}, "finished_at")
+    swapped = [dict(event) for event in exported["events"]]
+    swapped[1]["at"] = "2000-01-01T00:00:00.000Z"
+    refused({**exported, "events": swapped}, "events.2.at")
+    refused({**exported, "finished_at": "2999-01-01T00:00:00Z"}, "finished_at")
+    assert there.get("/games").json["games"] == []
+    # A clock a few seconds ahead of this one's is not the future.
+    assert there.post("/games/import", json={**exported, "finished_at": ahead}).status_code == 201
 
 
 def test_an_abandoned_game_moves_as_abandoned(app: Flask, elsewhere: Flask) -> None:
