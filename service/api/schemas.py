@@ -238,7 +238,7 @@ _AT_ERROR = "an ISO 8601 moment in UTC, as 2025-01-01T12:00:00.000Z"
 class RecordSchema(Schema):
     """A whole record: the header's fields and the event bodies in order, each with its ``at``
     (export and import). An import keeps what it is given, so that the copy's hash chain is the
-    source's; what is missing it fills in (a new salt, the import's time)."""
+    source's; a missing time it fills in with the import's."""
 
     game = fields.String(required=True)
     players = players_field()
