@@ -15,7 +15,9 @@ it into JSON data where each value that JSON has no word for carries a tag:
 Classes, enums and functions are named only from the game's own package and the value modules
 every game shares (``domain.chance``, ``domain.rng``), and looked up among the modules already
 imported: decoding never imports anything, and runs no code but those classes' constructors. Data
-that does not decode, or names anything else, raises ``UndecodableState``.
+that does not decode, or names anything else, raises ``UndecodableState``; so does a field whose
+value is not of the kind its class declares (a string or a NaN where an ``int`` is declared):
+such a state would fail far from here, in the rules, as an error of an innocent move.
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ import enum
 import inspect
 import math
 import sys
+import types
+import typing
+from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 from domain.game import Game
@@ -213,7 +219,82 @@ class _Decoder:
                 values[field] = getattr(self.start, field)
             else:
                 values[field] = self.decode(data)
+        declared = _field_checks(cls)
+        for field, value in values.items():
+            if field in declared and not declared[field](value):
+                raise UndecodableState(f"{name}.{field} is not of its declared type")
         return cls(**values)
+
+
+@cache
+def _field_checks(cls: type) -> dict[str, Callable[[Any], bool]]:
+    """A check per field of ``cls``: is a value of the type the class declares for it? None if
+    its annotations do not resolve."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:
+        return {}
+    return {name: _check(hint) for name, hint in hints.items()}
+
+
+def _anything(value: Any) -> bool:
+    return True
+
+
+@cache
+def _check(hint: Any) -> Callable[[Any], bool]:
+    """Whether a value is of the kind ``hint`` declares, as far as it can be told: a form of type
+    this does not know (a type variable, a string left unresolved) admits anything. Made once per
+    type: a snapshot's decoding checks every field of every value of its state."""
+    if hint is Any or isinstance(hint, typing.TypeVar):
+        return _anything
+    if hint is None or hint is type(None):
+        return lambda value: value is None
+    if hint is bool:
+        return lambda value: isinstance(value, bool)
+    if hint is int:
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return lambda value: (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        members = [_check(arg) for arg in args]
+        return lambda value: any(member(value) for member in members)
+    if origin is typing.Literal:
+        return lambda value: value in args
+    if origin is tuple:
+        return _tuple_check(args)
+    if origin in (list, frozenset, set) and args:
+        item = _check(args[0])
+        return lambda value: isinstance(value, origin) and all(map(item, value))
+    if origin in (dict, Mapping) and len(args) == 2:
+        key, item = _check(args[0]), _check(args[1])
+        return lambda value: (
+            isinstance(value, dict) and all(key(k) and item(v) for k, v in value.items())
+        )
+    if origin is Callable or hint is Callable:
+        return callable
+    if isinstance(origin, type):
+        return lambda value: isinstance(value, origin)
+    if isinstance(hint, type):
+        return lambda value: isinstance(value, hint)
+    return _anything
+
+
+def _tuple_check(args: tuple[Any, ...]) -> Callable[[Any], bool]:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _check(args[0])
+        return lambda value: isinstance(value, tuple) and all(map(item, value))
+    if not args:
+        return lambda value: isinstance(value, tuple)
+    items = [_check(arg) for arg in args]
+    return lambda value: (
+        isinstance(value, tuple)
+        and len(value) == len(items)
+        and all(check(item) for check, item in zip(items, value, strict=True))
+    )
 
 
 def _array(data: Any) -> list[Any]:

@@ -21,6 +21,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -43,10 +44,12 @@ from service.store.archive import Archive, events_of
 from service.store.audit import Audit, audit_game, replay_record
 from service.store.chain import (
     FORMAT,
+    LEGACY_FORMAT,
     canonical_json,
     event_hash,
     header_hash,
     new_salt,
+    record_digest,
     seed_commitment,
 )
 from service.store.events import (
@@ -64,6 +67,7 @@ from service.store.events import (
     Trimmed,
     damaged_header,
 )
+from service.store.moments import check_record_times
 from service.store.snapshots import SNAPSHOT_EVERY, SnapshotStore, document, read_document
 
 log = logging.getLogger(__name__)
@@ -235,6 +239,10 @@ class GameService:
             commitment = header["seed_commitment"]
             if kept.imported and commitment is not None:
                 held = self.store.claim_commitment(commitment, game_id)
+                if held is not None:
+                    raise AlreadyImportedError(held)
+            if kept.record_digest is not None:
+                held = self.store.claim_record(kept.record_digest, game_id)
                 if held is not None:
                     raise AlreadyImportedError(held)
             record = GameRecord(
@@ -884,9 +892,9 @@ class GameService:
     def import_record(self, document: dict[str, Any]) -> tuple[GameRecord, Tokens]:
         """Replay an exported record and store it as a new game with tokens of its own, or
         reject it whole. What the document gives is kept (salt, commitment, format, created_at,
-        each event's at, finished_at), so the copy's hash chain is the source's; what it lacks
-        is filled in (a new salt, the import's time). A commitment held here already is an
-        AlreadyImportedError naming its game."""
+        each event's at, finished_at), so the copy's hash chain is the source's; a time it lacks
+        is filled in with the import's. A record held here already (its commitment, or the same
+        game, players, seed, options and moves) is an AlreadyImportedError naming its game."""
         header = {
             name: document[name] for name in ("game", "players", "seed", "options", "rules_version")
         }
@@ -915,19 +923,47 @@ class GameService:
                 f"the record is rejected whole: {audit.problems[0]}",
                 {"event": audit.version + 1, "problems": audit.problems},
             )
+        # Known by what it records, whatever its salt, commitment or format (README, "Moving
+        # games to another server"): a game here of the same game, players, seed, options and
+        # moves is this record (409), and the import claims the record's digest as it creates
+        # the game, so that of two imports of it at once one makes the game.
+        held = self._held_copy(header, bodies)
+        if held is not None:
+            raise AlreadyImportedError(held)
         now = utc_now()
         ats = [event.get("at") or now for event in document["events"]]
-        record, tokens = self._create_record(header, _kept(document, header["seed"], now))
         if audit.result is not None:
             status = "finished"
             finished_at = document.get("finished_at") or (ats[-1] if ats else now)
         else:
             status, finished_at = ("abandoned" if audit.abandoned else "active"), None
+        _check_times(document.get("created_at") or now, ats, finished_at)
+        kept = replace(
+            _kept(document, header["seed"], now), record_digest=record_digest(header, bodies)
+        )
+        record, tokens = self._create_record(header, kept)
         record = self.store.import_events(record, bodies, ats=ats, status=status,
                                           result=audit.result, finished_at=finished_at)  # fmt: skip
         if audit.result is not None:
             self._recount(record.id)
         return record, tokens
+
+    def _held_copy(self, header: dict[str, Any], bodies: list[dict[str, Any]]) -> str | None:
+        """The id of a game held here that records what ``header`` and ``bodies`` record (the
+        same game, players, seed, options and moves), made here or imported, whatever its
+        format, salt or commitment; None if there is none. Only games played from the same
+        header are read, and of those only the ones with as many events."""
+        candidates = self.store.get_many(self.store.games_played_from(header))
+        for candidate in candidates:
+            if not isinstance(candidate, GameRecord) or candidate.version != len(bodies):
+                continue
+            try:
+                events = self._events(candidate)
+            except (DamagedRecordError, NotFoundError):
+                continue
+            if [event.body for event in events] == bodies:
+                return candidate.id
+        return None
 
 
 @dataclass(frozen=True)
@@ -937,8 +973,20 @@ class RecordKept:
     salt: str | None
     record_format: int = FORMAT
     created_at: str | None = None
-    # An import claims its commitment: a record is imported once.
+    # An import claims its commitment, and the digest of what it records
+    # (``chain.record_digest``): a record is imported once.
     imported: bool = False
+    record_digest: str | None = None
+
+
+def _check_times(created_at: str, ats: list[str], finished_at: str | None) -> None:
+    """InvalidImportError naming each time of a record to import (as it would be stored: given,
+    or filled in) that is no instant, lies in the future, or is out of order: stored, it would
+    stop the archive job and every statistics rebuild."""
+    problems = check_record_times(created_at, ats, finished_at, datetime.now(UTC))
+    if problems:
+        field, problem = next(iter(problems.items()))
+        raise InvalidImportError(f"the record's times are refused: {field} {problem}", problems)
 
 
 def _kept(document: dict[str, Any], seed: int, now: str) -> RecordKept:
@@ -948,13 +996,20 @@ def _kept(document: dict[str, Any], seed: int, now: str) -> RecordKept:
     record_format = document.get("record_format") or FORMAT
     salt, commitment = document.get("seed_salt"), document.get("seed_commitment")
     if record_format == FORMAT and salt is None:
-        if commitment is not None:
-            raise InvalidImportError(
-                "the record has a seed commitment but no seed_salt: the commitment cannot be"
-                " checked",
-                {"seed_salt": "the salt the commitment was made with"},
-            )
-        salt = new_salt()
+        # Format 2 commits to the seed with a salt from the game's start: a copy without it
+        # cannot be checked, and drawing a new one would make the same record look new.
+        raise InvalidImportError(
+            "a record of format 2 carries the seed_salt its seed_commitment was made with:"
+            " without it the record is not the one it says",
+            {"seed_salt": "the salt the commitment was made with"},
+        )
+    if record_format == LEGACY_FORMAT and (salt is not None or commitment is not None):
+        # Format 1 was written before salts and commitments: a record that has them is not one.
+        named = {"seed_salt": salt, "seed_commitment": commitment}
+        raise InvalidImportError(
+            "a record of format 1 has no seed_salt or seed_commitment (they came with format 2)",
+            {name: "null in a record of format 1" for name, value in named.items() if value},
+        )
     if salt is not None and commitment is not None and seed_commitment(seed, salt) != commitment:
         raise InvalidImportError(
             "the record's seed and seed_salt do not match its seed_commitment: it is not the"

@@ -75,13 +75,19 @@ def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> s
     audit = audit_game(record, events)
     if not audit.ok:
         return _refuse(store, game_id, audit.problems)
+    # The audit's replay gives the moves left standing and their states, which the statistics
+    # read (voided moves and retractions are not counted): the game is replayed once. Figures
+    # that cannot be told (a finished_at that is no date) refuse the game before its file is
+    # written: a job that failed on them would fail at every retry and every start.
+    try:
+        stats.figures_of(record, audit.standing, audit.states)
+    except stats.StatsError as error:
+        return _refuse(store, game_id, [str(error)])
     document = archive_document(record, events)
     archive.write(document)
     if archive.read(game_id) != document:
         store.mark_archive_problem(game_id, "the archive file did not read back as written")
         return "problem"
-    # The audit's replay gives the moves left standing and their states, which the statistics
-    # read (voided moves and retractions are not counted): the game is replayed once.
     stats.count_game(store.redis, store.prefix, record, audit.standing, audit.states)
     if not store.mark_archived(game_id, record.version, trim=trim):
         # Reopened while it was being archived: what was just counted goes again.

@@ -430,25 +430,42 @@ def _pair_groups(figures: GameFigures) -> list[Group]:
 
 
 def rebuild_stats(
-    client: StoreClient, prefix: str, archive_dir: str | Path, progress: Progress | None = None
+    client: StoreClient,
+    prefix: str,
+    archive_dir: str | Path,
+    progress: Progress | None = None,
+    skipped: Callable[[str], None] | None = None,
 ) -> int:
     """Recompute every figure from the archive files alone, then swap them in for the live ones
-    in one MULTI; the number of games counted. ``progress`` wraps the list of files (a bar)."""
+    in one MULTI; the number of games counted. ``progress`` wraps the list of files (a bar).
+
+    A file that cannot be counted (unreadable, a move the rules refuse, a time that is no date)
+    is left out and named, with its reason, to ``skipped`` (default: the log): one bad file
+    never stops the others from being counted."""
     archive = Archive(archive_dir)
     rebuilt = StatsKeys(prefix, f"{LIVE_ROOT}rebuild-{uuid.uuid4().hex}")
     paths = list(archive)
     rated: list[ratings.RatedGame] = []
+    say = skipped or _log_skipped
     try:
         for path in progress(paths) if progress is not None else paths:
-            figures = figures_of_file(path)
+            try:
+                figures = figures_of_file(path)
+            except StatsError as error:
+                say(str(error))
+                continue
             _count(client, rebuilt, figures)
             rated.append(rated_game_of(figures))
         # The ratings once every game is known: each game type replayed in finish order.
         ratings.rebuild_ratings(lambda: client.pipeline(transaction=False), rebuilt, rated)
-        return _swap_in(client, archive, StatsKeys(prefix), rebuilt)
+        return _swap_in(client, archive, StatsKeys(prefix), rebuilt, say)
     finally:
         # After a swap nothing is left there; after a failure, the live figures stay untouched.
         _drop(client, rebuilt)
+
+
+def _log_skipped(reason: str) -> None:
+    log.warning("stats rebuild: %s; the file is left out", reason)
 
 
 def figures_of_file(path: Path, document: dict[str, Any] | None = None) -> GameFigures:
@@ -488,7 +505,13 @@ def _record_of(document: Mapping[str, Any]) -> GameRecord:
     )
 
 
-def _swap_in(client: StoreClient, archive: Archive, live: StatsKeys, rebuilt: StatsKeys) -> int:
+def _swap_in(
+    client: StoreClient,
+    archive: Archive,
+    live: StatsKeys,
+    rebuilt: StatsKeys,
+    skipped: Callable[[str], None],
+) -> int:
     """Replace the live figures by the rebuilt ones, atomically. A game the archive job counted
     while the rebuild ran is counted into the rebuild first (WATCH catches one counted meanwhile);
     a game counted live without an archive file is dropped: the archive is the truth."""
@@ -503,7 +526,7 @@ def _swap_in(client: StoreClient, archive: Archive, live: StatsKeys, rebuilt: St
                 late -= looked_up
                 if late:
                     pipe.unwatch()
-                    _count_late(client, archive, rebuilt, sorted(late))
+                    _count_late(client, archive, rebuilt, sorted(late), skipped)
                     looked_up |= late
                     continue
                 old: set[str] = pipe.smembers(live.index)
@@ -526,7 +549,11 @@ def _swap_in(client: StoreClient, archive: Archive, live: StatsKeys, rebuilt: St
 
 
 def _count_late(
-    client: StoreClient, archive: Archive, rebuilt: StatsKeys, game_ids: list[str]
+    client: StoreClient,
+    archive: Archive,
+    rebuilt: StatsKeys,
+    game_ids: list[str],
+    skipped: Callable[[str], None],
 ) -> None:
     for game_id in game_ids:
         document = archive.read(game_id)
@@ -535,7 +562,11 @@ def _count_late(
                 "game %s is counted but not in the archive: the rebuild leaves it out", game_id
             )
             continue
-        figures = figures_of_file(archive.path(game_id), document)
+        try:
+            figures = figures_of_file(archive.path(game_id), document)
+        except StatsError as error:
+            skipped(str(error))
+            continue
         _count(client, rebuilt, figures)
         ratings.rate_game(client, rebuilt, rated_game_of(figures))
 

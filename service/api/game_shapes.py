@@ -224,14 +224,16 @@ def _record(game: Game[Any], events: str) -> Schema:
                     "type": "string",
                     "nullable": True,
                     "pattern": "^[0-9a-f]{32}$",
-                    "description": "an import keeps it (without one, it draws a new one)",
+                    "description": "an import keeps it; a record of format 2 must carry it"
+                    " (422 without), one of format 1 has none",
                 },
                 "seed_commitment": {
                     "type": "string",
                     "nullable": True,
                     "pattern": "^[0-9a-f]{64}$",
-                    "description": "an import keeps it, and refuses a record whose commitment"
-                    " this service holds already (409 already_imported)",
+                    "description": "an import keeps it, and refuses a record this service"
+                    " holds already, by its commitment or by what it records (409"
+                    " already_imported)",
                 },
                 "record_format": {
                     "type": "integer",

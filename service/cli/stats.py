@@ -22,7 +22,8 @@ def stats() -> None:
 @stats.command(short_help="Recompute the statistics from the archive files.")
 def rebuild() -> None:
     """Recompute every statistic from the archive files alone, ratings included, and swap them
-    in at once; say how many games it counted, and how fast."""
+    in at once; say how many games it counted, and how fast, and which files it skipped (one
+    that cannot be counted is named with its reason, and the others are counted)."""
     from workers.stats import StatsError, rebuild_stats
 
     config = load_config()
@@ -32,17 +33,23 @@ def rebuild() -> None:
     client = connect(url, decode_responses=True)
     archive_dir = config["ARCHIVE_DIR"]
     began = time.perf_counter()
+    skipped: list[str] = []
     try:
-        games = rebuild_stats(client, config["KEY_PREFIX"], archive_dir, progress=_bar)
+        games = rebuild_stats(
+            client, config["KEY_PREFIX"], archive_dir, progress=_bar, skipped=skipped.append
+        )
     except StatsError as error:
         # The live statistics are left as they were: say which file stopped the rebuild.
         raise click.ClickException(str(error)) from error
     finally:
         close(client)
     seconds = time.perf_counter() - began
+    for reason in skipped:
+        click.echo(f"skipped {reason}", err=True)
     click.echo(
         f"{games} finished games counted from {archive_dir} in {seconds:.1f} s"
         f" ({games / seconds if seconds else 0:.0f} games/s)"
+        + (f"; {len(skipped)} archive files skipped, named above" if skipped else "")
     )
 
 

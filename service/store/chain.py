@@ -11,7 +11,8 @@ is revealed, that the deck was fixed before the first move.
 Format 1 (records written before format 2) chained from ``{game, players, seed, options,
 rules_version}`` over the bare event bodies, and had no commitment. Such records are still read,
 replayed and audited under format 1: a record's header names its format, and one record never
-mixes the two. A record imported through the API is always written anew in format 2.
+mixes the two. An import keeps the format its record names: one of format 1 has no salt and no
+commitment, one of format 2 has both (``service.games``).
 
 Nothing here imports the service: an outside client can check a record with this file alone.
 """
@@ -91,3 +92,21 @@ def event_hash(
     if record_format == LEGACY_FORMAT:
         return sha256_hex(previous + canonical_json(body))
     return sha256_hex(previous + canonical_json({**body, "seq": seq, "at": at}))
+
+
+# What a game is played from, whatever its record's format, salt or commitment.
+PLAYED_FIELDS = ("game", "players", "seed", "options", "rules_version")
+
+
+def played_digest(header: Mapping[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of what a game is played from: ``{game, players, seed,
+    options, rules_version}`` (the options as completed with their defaults)."""
+    return sha256_hex(canonical_json({name: header[name] for name in PLAYED_FIELDS}))
+
+
+def record_digest(header: Mapping[str, Any], bodies: list[dict[str, Any]]) -> str:
+    """SHA-256 of the canonical JSON of what a record records: what its game is played from
+    and its event bodies in order (no salt, commitment, format, times or hashes): two records
+    with the same digest are one record, however each was written."""
+    played = {name: header[name] for name in PLAYED_FIELDS}
+    return sha256_hex(canonical_json({**played, "events": bodies}))

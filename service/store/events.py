@@ -44,7 +44,7 @@ import redis
 
 from domain.errors import TabletapeError, UnknownGameError
 from domain.game import get_game
-from service.store.chain import FORMAT, LEGACY_FORMAT, canonical_json, event_hash
+from service.store.chain import FORMAT, LEGACY_FORMAT, canonical_json, event_hash, played_digest
 from service.store.connection import (
     DEFAULT_REPLICA_WAIT_MS,
     StoreClient,
@@ -417,6 +417,7 @@ class EventStore:
             pipe.zadd(self._index_key("player", name), {record.id: serial})
         if record.seed_commitment:
             pipe.hsetnx(self._index_key("commitments"), record.seed_commitment, record.id)
+        pipe.sadd(self._index_key("played", played_digest(record.header)), record.id)
         pipe.execute()
         return True
 
@@ -424,22 +425,38 @@ class EventStore:
         """Claim a seed commitment for a game about to be imported: None once it is this game's,
         else the id of the game that holds it (a record imported twice makes one game). A claim
         whose game was never stored (an import that died between the two) is taken over."""
-        key = self._index_key("commitments")
-        if self.redis.hsetnx(key, commitment, game_id):
+        return self._claim("commitments", commitment, game_id)
+
+    def claim_record(self, digest: str, game_id: str) -> str | None:
+        """Claim what a record records (``chain.record_digest``) for a game about to be
+        imported, as ``claim_commitment`` claims its commitment: of two imports of one record at
+        once, whatever their salt or format, one makes the game and the other is named it."""
+        return self._claim("records", digest, game_id)
+
+    def _claim(self, index: str, value: str, game_id: str) -> str | None:
+        key = self._index_key(index)
+        if self.redis.hsetnx(key, value, game_id):
             return None
-        held: str | None = self.redis.hget(key, commitment)
+        held: str | None = self.redis.hget(key, value)
         if held is not None and held != game_id and self.find(held) is not None:
             return held
-        self.redis.hset(key, commitment, game_id)
+        self.redis.hset(key, value, game_id)
         return None
+
+    def games_played_from(self, header: Mapping[str, Any]) -> list[str]:
+        """The ids of the games played from what ``header`` says (the same game, players, seed,
+        options and rules), imported or made here: ``create`` indexes each."""
+        return sorted(self.redis.smembers(self._index_key("played", played_digest(header))))
 
     def index_commitments(self, records: list[GameRecord]) -> None:
         """Index the commitments of games stored before the index was kept (the recovery does
-        this as it goes over every game), so that their imports are recognised too."""
+        this as it goes over every game), and what each is played from, so that their imports
+        are recognised too."""
         pipe = self.redis.pipeline(transaction=False)
         for record in records:
             if record.seed_commitment:
                 pipe.hsetnx(self._index_key("commitments"), record.seed_commitment, record.id)
+            pipe.sadd(self._index_key("played", played_digest(record.header)), record.id)
         pipe.execute()
 
     def get(self, game_id: str) -> GameRecord | None:

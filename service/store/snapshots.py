@@ -4,12 +4,16 @@ version is replayed from the nearest one below it rather than from the seed.
 One hash per game, ``<prefix>{id}:snapshots``, under the game's hash tag (on a Redis Cluster it
 lives on the game's node, beside its header and stream): field ``K`` (the version, in decimal)
 holds the JSON document of the state after event K:
-``{"format", "version", "head_hash", "rules_version", "state"}``, the state as data
-(``domain.snapshot_codec``: never pickle, so a store's bytes never run code).
+``{"format", "version", "head_hash", "rules_version", "state", "digest"}``, the state as data
+(``domain.snapshot_codec``: never pickle, so a store's bytes never run code), and ``digest`` the
+SHA-256 of the rest (``snapshot_digest``).
 
-A snapshot is a cache, never the record: the reader checks that its version is its field's, its
-rules are the record's and its ``head_hash`` is the stored hash of event K (a lost write followed
-by another makes a snapshot stale); one that fails a check, or does not decode, is passed over.
+A snapshot is a cache, never the record: the reader checks that its content matches its digest
+(a changed value is caught; a snapshot of format 1, without one, is passed over), that its
+version is its field's, its rules are the record's and its ``head_hash`` is the stored hash of
+event K (a lost write followed by another makes a snapshot stale), and that it decodes into a
+valid state of its game: every field of the kind its class declares, and a view that can be
+drawn from it. One that fails a check is passed over, whatever the exception.
 Writes are best effort (the read path writes them: a failure is logged, never raised), and the
 key expires ``TTL_SECONDS`` after the last write, so a game no one reads any more gives its memory
 back: its next reader replays it once and writes them again.
@@ -17,6 +21,7 @@ back: its next reader replays it once and writes them again.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,12 +30,14 @@ from typing import Any
 import orjson
 
 from domain.game import Game
-from domain.snapshot_codec import UndecodableState, decode_state, encode_state
+from domain.snapshot_codec import decode_state, encode_state
+from domain.viewers import RECORDER
 from service.store.connection import StoreClient
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1
+# Format 2 carries a digest of its content; format 1 did not, and is passed over.
+FORMAT = 2
 # K: a snapshot after every K events (the setting SNAPSHOT_EVERY; docs/architecture.md,
 # "Snapshots", says why).
 SNAPSHOT_EVERY = 25
@@ -73,20 +80,24 @@ class SnapshotStore:
         pipe.execute()
 
 
+def snapshot_digest(content: Mapping[str, Any]) -> str:
+    """SHA-256 of a snapshot's canonical content (the document less its ``digest``)."""
+    return hashlib.sha256(orjson.dumps(content, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
 def document(
     game: Game[Any], version: int, head_hash: str, rules_version: str, state: Any, start: Any
 ) -> str:
     """The stored form of the state after event ``version``, whose stored hash is ``head_hash``;
     UnencodableState if the codec cannot write it."""
-    return orjson.dumps(
-        {
-            "format": FORMAT,
-            "version": version,
-            "head_hash": head_hash,
-            "rules_version": rules_version,
-            "state": encode_state(game, state, start),
-        }
-    ).decode()
+    content = {
+        "format": FORMAT,
+        "version": version,
+        "head_hash": head_hash,
+        "rules_version": rules_version,
+        "state": encode_state(game, state, start),
+    }
+    return orjson.dumps({**content, "digest": snapshot_digest(content)}).decode()
 
 
 def read_document(
@@ -104,8 +115,15 @@ def read_document(
         return None
     if found.get("head_hash") != head_hash:
         return None
-    try:
-        return StoredSnapshot(version, head_hash, decode_state(game, found.get("state"), start))
-    except UndecodableState as error:
-        log.warning("snapshot %s does not decode: %s", version, error)
+    content = {name: value for name, value in found.items() if name != "digest"}
+    if found.get("digest") != snapshot_digest(content):
+        log.warning("snapshot %s does not match its digest", version)
         return None
+    try:
+        state = decode_state(game, found.get("state"), start)
+        # A state the game cannot even show is no state of it (a value its rules never make).
+        game.view(state, RECORDER)
+    except Exception as error:
+        log.warning("snapshot %s does not decode into a valid state: %s", version, error)
+        return None
+    return StoredSnapshot(version, head_hash, state)

@@ -84,3 +84,18 @@ def test_data_naming_anything_else_is_refused(data: Any) -> None:
     start = game.new_game(2, 1, game.options({}, 2))
     with pytest.raises(UndecodableState):
         decode_state(game, data, start)
+
+
+@pytest.mark.parametrize("name", domain.game_names())
+@pytest.mark.parametrize("wrong", ["7", {"$float": "nan"}, {"$float": "inf"}, 1.5, None, True])
+def test_a_field_that_is_not_of_its_declared_type_is_refused(name: str, wrong: Any) -> None:
+    """A string or a NaN where the state's class declares an integer: not a state of the game."""
+    game = domain.get_game(name)
+    start = game.new_game(game.min_players, 3, game.options({}, game.min_players))
+    data = orjson.loads(orjson.dumps(encode_state(game, start)))
+    fields = data["fields"]
+    field = next(key for key, value in fields.items() if type(value) is int)
+    assert decode_state(game, data) == start
+    fields[field] = wrong
+    with pytest.raises(UndecodableState, match=field):
+        decode_state(game, data)

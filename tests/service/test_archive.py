@@ -348,3 +348,21 @@ def test_export_all_writes_every_game_a_line_that_import_takes_elsewhere(
                     str(backup))  # fmt: skip
     assert moved.returncode == 0, moved.stderr
     assert moved.stdout.count(": game ") == 3
+
+
+def test_a_finished_game_whose_finish_time_does_not_exist_is_refused_once_not_retried(
+    app: Flask, client: FlaskClient, real_redis: redis.Redis, key_prefix: str,
+    archive_dir: Path,
+) -> None:  # fmt: skip
+    from rq.registry import FailedJobRegistry
+
+    game = finished_game(client, seed=3)
+    real_redis.hset(f"{key_prefix}{{{game['id']}}}:header", "finished_at", "2025-02-30T10:00:00Z")
+    drain(app)
+    assert client.get(f"/games/{game['id']}").json["status"] == "finished"
+    problems = client.get(f"/games/{game['id']}/audit").json["problems"]
+    assert any("archive job refused" in p and "finished_at" in p for p in problems), problems
+    assert not Archive(archive_dir).path(game["id"]).exists()
+    queue = app.extensions["tabletape.queue"].queue
+    assert FailedJobRegistry(queue=queue).count == 0
+    assert games_counted(client) == 0

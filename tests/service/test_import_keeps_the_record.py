@@ -6,6 +6,7 @@ On the real Redis server (and the cluster).
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -128,14 +129,64 @@ def test_a_commitment_that_is_not_the_seeds_is_refused(app: Flask, elsewhere: Fl
     assert elsewhere.test_client().get("/games").json["games"] == []
 
 
-def test_bad_times_in_a_record_are_400_naming_the_event(app: Flask, elsewhere: Flask) -> None:
+def test_bad_times_in_a_record_are_422_naming_the_event(app: Flask, elsewhere: Flask) -> None:
     game = finished(app.test_client(), seed=9)
     exported = app.test_client().get(f"/games/{game['id']}/export").json
     exported["events"][2]["at"] = "yesterday"
     details = assert_error(
-        elsewhere.test_client().post("/games/import", json=exported), 400, "invalid_request"
+        elsewhere.test_client().post("/games/import", json=exported), 422, "illegal_move"
     )
-    assert "3.at" in json.dumps(details)
+    assert "events.3.at" in details
+
+
+@pytest.mark.parametrize(
+    ("field", "moment"),
+    [
+        ("finished_at", "2025-13-45T99:99:99Z"),
+        ("finished_at", "2025-02-30T10:00:00Z"),
+        ("created_at", "{created_at}\n"),
+        ("events.3.at", "2025-02-30T25:61:61Z"),
+        ("events.3.at", "2025-02-28T24:00:00Z"),
+        ("created_at", "\uff12\uff10\uff12\uff15-01-01T00:00:00Z"),  # full-width digits
+    ],
+)
+def test_a_record_with_a_moment_that_does_not_exist_is_refused_naming_the_field(
+    app: Flask, elsewhere: Flask, field: str, moment: str
+) -> None:
+    game = finished(app.test_client(), seed=9)
+    exported = app.test_client().get(f"/games/{game['id']}/export").json
+    moment = moment.format(created_at=exported["created_at"])
+    if field.startswith("events."):
+        exported["events"][2]["at"] = moment
+    else:
+        exported[field] = moment
+    there = elsewhere.test_client()
+    details = assert_error(there.post("/games/import", json=exported), 422, "illegal_move")
+    assert field in details
+    assert there.get("/games").json["games"] == []
+
+
+def test_a_record_whose_times_are_out_of_order_or_to_come_is_refused(
+    app: Flask, elsewhere: Flask
+) -> None:
+    game = finished(app.test_client(), seed=9)
+    exported = app.test_client().get(f"/games/{game['id']}/export").json
+    there = elsewhere.test_client()
+    ahead = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 30))
+
+    def refused(document: dict[str, Any], field: str) -> None:
+        details = assert_error(there.post("/games/import", json=document), 422, "illegal_move")
+        assert field in details, details
+
+    refused({**exported, "created_at": ahead}, "events.1.at")
+    refused({**exported, "finished_at": exported["created_at"]}, "finished_at")
+    swapped = [dict(event) for event in exported["events"]]
+    swapped[1]["at"] = "2000-01-01T00:00:00.000Z"
+    refused({**exported, "events": swapped}, "events.2.at")
+    refused({**exported, "finished_at": "2999-01-01T00:00:00Z"}, "finished_at")
+    assert there.get("/games").json["games"] == []
+    # A clock a few seconds ahead of this one's is not the future.
+    assert there.post("/games/import", json={**exported, "finished_at": ahead}).status_code == 201
 
 
 def test_an_abandoned_game_moves_as_abandoned(app: Flask, elsewhere: Flask) -> None:
@@ -165,3 +216,107 @@ def test_a_game_of_thousands_of_moves_imports_whole(
     # The import's limit is its own: past it, 413.
     small = make_app(real_redis, f"{key_prefix}c:", IMPORT_MAX_BYTES=size // 2).test_client()
     assert_error(small.post("/games/import", json=exported), 413, "too_large")
+
+
+def stripped(exported: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """``exported`` less its salt and commitment, with ``changes``."""
+    return {**exported, "seed_salt": None, "seed_commitment": None, **changes}
+
+
+def test_a_record_stripped_of_its_salt_commitment_or_format_is_still_the_same_record(
+    app: Flask, elsewhere: Flask
+) -> None:
+    here, there = app.test_client(), elsewhere.test_client()
+    game = finished(here, seed=10)
+    exported = here.get(f"/games/{game['id']}/export").json
+    saltless = [
+        stripped(exported),
+        {k: v for k, v in stripped(exported).items() if k != "record_format"},
+        {k: v for k, v in exported.items() if k != "seed_salt"},
+    ]
+    # Called format 1 (which has no salt): the same game, players, seed, options and moves.
+    relabelled = stripped(exported, record_format=1)
+    without_commitment = {**exported, "seed_commitment": None}
+    # Into the store it was made in: that game, whichever way it comes.
+    for document in (*saltless, relabelled, without_commitment):
+        refused = here.post("/games/import", json=document)
+        assert assert_error(refused, 409, "already_imported") == {"id": game["id"]}
+    assert len(here.get("/games").json["games"]) == 1
+    # Elsewhere, where it is not: a record of format 2 without its salt cannot be checked.
+    for document in saltless:
+        details = assert_error(there.post("/games/import", json=document), 422, "illegal_move")
+        assert "seed_salt" in details
+    assert there.get("/games").json["games"] == []
+    # Imported there once, whichever way it comes the second time.
+    copy = there.post("/games/import", json=exported)
+    assert copy.status_code == 201, copy.json
+    for again in (exported, *saltless, relabelled, without_commitment):
+        refused = there.post("/games/import", json=again)
+        assert assert_error(refused, 409, "already_imported") == {"id": copy.json["id"]}
+    assert len(there.get("/games").json["games"]) == 1
+
+
+def test_a_record_of_format_1_is_imported_once(app: Flask, elsewhere: Flask) -> None:
+    game = finished(app.test_client(), seed=11)
+    exported = app.test_client().get(f"/games/{game['id']}/export").json
+    there = elsewhere.test_client()
+    # A format-1 record has no salt: one that says it has is not what it says.
+    salted = {**exported, "record_format": 1, "seed_commitment": None}
+    refused = assert_error(there.post("/games/import", json=salted), 422, "illegal_move")
+    assert "seed_salt" in refused
+    first = there.post("/games/import", json=stripped(exported, record_format=1))
+    assert first.status_code == 201, first.json
+    assert first.json["seed_commitment"] is None
+    again = there.post("/games/import", json=stripped(exported, record_format=1))
+    assert assert_error(again, 409, "already_imported") == {"id": first.json["id"]}
+
+
+def test_the_same_moves_under_other_players_are_another_record(app: Flask) -> None:
+    client = app.test_client()
+    game = finished(client, seed=12)
+    exported = client.get(f"/games/{game['id']}/export").json
+    other = stripped(exported, record_format=1, players=["Dan", "Eve", "Fay"])
+    assert client.post("/games/import", json=other).status_code == 201
+
+
+def test_a_game_made_before_the_index_is_recognised_without_its_salt_after_reconcile(
+    app: Flask,
+) -> None:
+    from workers.queues import reconcile
+
+    client = app.test_client()
+    game = finished(client, seed=13)
+    services = app.extensions["tabletape"]
+    prefix = app.config["KEY_PREFIX"]
+    for key in services.store.redis.scan_iter(match=f"{prefix}games:played:*"):
+        services.store.redis.delete(key)
+    reconcile(services.store, app.extensions["tabletape.queue"])
+    exported = client.get(f"/games/{game['id']}/export").json
+    refused = client.post("/games/import", json=stripped(exported, record_format=1))
+    assert assert_error(refused, 409, "already_imported") == {"id": game["id"]}
+
+
+def test_two_imports_of_one_record_at_once_make_one_game(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    import threading
+
+    source = make_app(real_redis, f"{key_prefix}src:", ARCHIVE_DIR=str(tmp_path / "src"))
+    game = finished(source.test_client(), seed=14)
+    document = stripped(
+        source.test_client().get(f"/games/{game['id']}/export").json, record_format=1
+    )
+    servers = [make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "dst")) for _ in "ab"]
+    statuses: list[int] = []
+    barrier = threading.Barrier(len(servers))
+
+    def post(server: Flask) -> None:
+        barrier.wait()
+        statuses.append(server.test_client().post("/games/import", json=document).status_code)
+
+    threads = [threading.Thread(target=post, args=(server,)) for server in servers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [201, 409]

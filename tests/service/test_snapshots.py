@@ -20,7 +20,7 @@ from service.games import GameService, Tokens
 from service.store.archive import Archive
 from service.store.connection import StoreClient
 from service.store.events import EventStore, GameRecord
-from service.store.snapshots import SnapshotStore, document
+from service.store.snapshots import SnapshotStore, document, snapshot_digest
 from tests.conftest import make_app
 
 EVERY = 4
@@ -114,6 +114,13 @@ def test_state_at_n_through_the_api_is_the_replay_from_the_seed(
     assert real_redis.hlen(snapshot_key(key_prefix, record.id)) == record.version // EVERY
 
 
+def sealed(version: int, head_hash: str, rules_version: str, state: Any) -> str:
+    """A snapshot document holding ``state`` as data, with the digest of its content."""
+    content = {"format": 2, "version": version, "head_hash": head_hash,
+               "rules_version": rules_version, "state": state}  # fmt: skip
+    return orjson.dumps({**content, "digest": snapshot_digest(content)}).decode()
+
+
 def bad_snapshots(
     service: GameService, record: GameRecord, bodies: list[dict[str, Any]]
 ) -> dict[str, dict[int, str]]:
@@ -126,17 +133,7 @@ def bad_snapshots(
         # Not JSON at all.
         "damaged": {8: "\x00\xffnot json{"},
         # JSON, but naming a function of another module.
-        "hostile": {
-            8: orjson.dumps(
-                {
-                    "format": 1,
-                    "version": 8,
-                    "head_hash": events[7].hash,
-                    "rules_version": record.rules_version,
-                    "state": {"$fn": "os:system"},
-                }
-            ).decode()
-        },
+        "hostile": {8: sealed(8, events[7].hash, record.rules_version, {"$fn": "os:system"})},
         # The state of event 3, at another head (as after the store lost writes).
         "stale": {8: document(game, 8, "0" * 64, record.rules_version, wrong, start)},
         # The snapshot of version 4, sound in itself, stored as version 8's.
@@ -303,3 +300,82 @@ def test_a_reopened_and_an_abandoned_game_replay_right_from_snapshots(
     reader = service_of(real_redis, key_prefix, tmp_path)
     for n in range(record.version, -1, -1):
         assert reader.state(record, n) == from_seed(record, bodies, n), n
+
+
+def stored_snapshot(client: StoreClient, prefix: str, game_id: str, version: int) -> Any:
+    return orjson.loads(client.hget(snapshot_key(prefix, game_id), str(version)))
+
+
+def store_snapshot(client: StoreClient, prefix: str, game_id: str, stored: Any) -> None:
+    client.hset(snapshot_key(prefix, game_id), str(stored["version"]), orjson.dumps(stored))
+
+
+def test_a_snapshot_whose_state_was_changed_is_passed_over(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    """One integer of a stored state changed, its version, rules, hash and digest kept: the
+    digest no longer matches, the state is the replay's, later moves go on, the audit holds."""
+    app = make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path), SNAPSHOT_EVERY=EVERY)
+    service: GameService = app.extensions["tabletape"]
+    record, tokens, bodies = recorded(service, "mada", seed=2, moves=12)
+    service.state(record, 10)  # writes 4 and 8 (the latest, 12, is in its cache)
+    stored = stored_snapshot(real_redis, key_prefix, record.id, 8)
+    fields = stored["state"]["fields"]
+    fields["turn"] = (fields["turn"] + 1) % 2
+    store_snapshot(real_redis, key_prefix, record.id, stored)
+
+    fresh = make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path), SNAPSHOT_EVERY=EVERY)
+    client = fresh.test_client()
+    headers = {"Authorization": f"Bearer {tokens.recorder}"}
+    game = domain.get_game("mada")
+    for n in (8, 9, 10, 12):
+        answer = client.get(f"/games/{record.id}/state?at={n}", headers=headers)
+        expected = game.view(from_seed(record, bodies, n), domain.viewers.RECORDER)
+        assert answer.status_code == 200 and answer.json == {**expected, "version": n}, n
+    move = game.legal_moves(from_seed(record, bodies, 12))[0]
+    assert client.post(f"/games/{record.id}/events", json=move, headers=headers).status_code == 201
+    assert client.get(f"/games/{record.id}/audit").json["ok"] is True
+
+
+@pytest.mark.parametrize("wrong", ["a string", {"$float": "nan"}, 2.5, None, [1]])
+def test_a_snapshot_with_a_field_of_the_wrong_kind_is_passed_over_even_with_its_digest(
+    wrong: Any, real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    """A field turned into a string or a NaN (and the digest made again to match) does not
+    decode into a valid state: passed over, never a 500."""
+    app = make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path), SNAPSHOT_EVERY=EVERY)
+    service: GameService = app.extensions["tabletape"]
+    record, tokens, bodies = recorded(service, "mada", seed=2, moves=12)
+    service.state(record, 10)
+    stored = stored_snapshot(real_redis, key_prefix, record.id, 8)
+    stored["state"]["fields"]["turn"] = wrong
+    stored["digest"] = snapshot_digest({k: v for k, v in stored.items() if k != "digest"})
+    store_snapshot(real_redis, key_prefix, record.id, stored)
+
+    client = make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path), SNAPSHOT_EVERY=EVERY)
+    http = client.test_client()
+    headers = {"Authorization": f"Bearer {tokens.recorder}"}
+    game = domain.get_game("mada")
+    for n in (8, 9, 10, 12):
+        answer = http.get(f"/games/{record.id}/state?at={n}", headers=headers)
+        expected = game.view(from_seed(record, bodies, n), domain.viewers.RECORDER)
+        assert answer.status_code == 200, answer.json
+        assert answer.json == {**expected, "version": n}, n
+    move = game.legal_moves(from_seed(record, bodies, 12))[0]
+    assert http.post(f"/games/{record.id}/events", json=move, headers=headers).status_code == 201
+
+
+def test_a_snapshot_without_a_digest_is_passed_over(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    service = service_of(real_redis, key_prefix, tmp_path)
+    record, _, bodies = recorded(service, "mada", seed=2, moves=12)
+    service.state(record, 10)
+    stored = stored_snapshot(real_redis, key_prefix, record.id, 8)
+    del stored["digest"]
+    stored["state"]["fields"]["turn"] = (stored["state"]["fields"]["turn"] + 1) % 2
+    store_snapshot(real_redis, key_prefix, record.id, stored)
+    reader = service_of(real_redis, key_prefix, tmp_path)
+    assert reader.state(record, 9) == from_seed(record, bodies, 9)
+    # The replay wrote a sound one, with its digest, in its place.
+    assert "digest" in stored_snapshot(real_redis, key_prefix, record.id, 8)

@@ -294,21 +294,25 @@ def test_rebuild_of_an_empty_archive_clears_the_figures(
     assert game_stats(real_redis, key_prefix, "mada")["games"] == 0
 
 
-def test_a_broken_archive_file_stops_the_rebuild_and_leaves_the_figures(
+def test_an_archive_file_that_cannot_be_counted_is_skipped_and_named_and_the_others_count(
     real_redis: redis.Redis, key_prefix: str, tmp_path: Path
 ) -> None:
-    games = some_games(3)
+    games = some_games(5)
     archive(games, tmp_path)
-    for played in games:
-        count(real_redis, key_prefix, played)
-    before = every_stats_key(real_redis, key_prefix)
     broken = archive_document(games[1].record, games[1].events)
     broken["events"][0]["player"] = 7
     Archive(tmp_path).write(broken)
+    untimely = archive_document(games[3].record, games[3].events)
+    untimely["finished_at"] = "2025-02-30T25:61:61Z"
+    Archive(tmp_path).write(untimely)
 
-    with pytest.raises(StatsError, match=games[1].record.id):
-        rebuild_stats(real_redis, key_prefix, tmp_path)
-    assert every_stats_key(real_redis, key_prefix) == before
+    skipped: list[str] = []
+    assert rebuild_stats(real_redis, key_prefix, tmp_path, skipped=skipped.append) == 3
+    assert len(skipped) == 2
+    assert games[1].record.id in skipped[0] or games[1].record.id in skipped[1]
+    assert any(games[3].record.id in line and "finished_at" in line for line in skipped)
+    counted = [games[0], games[2], games[4]]
+    assert game_stats(real_redis, key_prefix, "mada") == approx_json(expected_game_stats(counted))
 
 
 def test_an_unreadable_archive_file_is_named(
@@ -318,9 +322,31 @@ def test_an_unreadable_archive_file_is_named(
     archive([played], tmp_path)
     path = Archive(tmp_path).path(played.record.id)
     path.write_bytes(b"not gzip")
-    with pytest.raises(StatsError, match=played.record.id):
-        rebuild_stats(real_redis, key_prefix, tmp_path)
+    skipped: list[str] = []
+    assert rebuild_stats(real_redis, key_prefix, tmp_path, skipped=skipped.append) == 0
+    assert len(skipped) == 1 and played.record.id in skipped[0]
     assert every_stats_key(real_redis, key_prefix) == {}
+
+
+def test_the_rebuild_command_says_which_files_it_skipped(
+    store_url: str, real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    games = some_games(3)
+    archive(games, tmp_path)
+    untimely = archive_document(games[0].record, games[0].events)
+    untimely["finished_at"] = "2025-13-45T99:99:99Z"
+    Archive(tmp_path).write(untimely)
+    env = {
+        "TABLETAPE_REDIS_URL": store_url,
+        "TABLETAPE_KEY_PREFIX": key_prefix,
+        "TABLETAPE_ARCHIVE_DIR": str(tmp_path),
+    }
+    outcome = CliRunner().invoke(stats_command, ["rebuild"], env=env)
+    assert outcome.exit_code == 0, outcome.output
+    assert "2 finished games counted" in outcome.output
+    assert f"skipped {Archive(tmp_path).path(games[0].record.id)}" in outcome.output
+    assert "finished_at" in outcome.output
+    assert game_stats(real_redis, key_prefix, "mada") == approx_json(expected_game_stats(games[1:]))
 
 
 def test_the_rebuild_command_counts_the_archive(

@@ -4,9 +4,12 @@ end, check an error body."""
 from __future__ import annotations
 
 import random
+import secrets
 from typing import Any
 
 from flask.testing import FlaskClient
+
+from service.store.chain import new_salt, seed_commitment
 
 
 def create(client: FlaskClient, **body: Any) -> dict[str, Any]:
@@ -45,9 +48,17 @@ def play_to_the_end(client: FlaskClient, game: dict[str, Any], seed: int = 0) ->
 
 
 def new_record(exported: dict[str, Any]) -> dict[str, Any]:
-    """An exported record as the record of another game: without its salt and commitment, which
-    an import then draws anew (the same record imported twice makes one game: 409)."""
-    return {**exported, "seed_salt": None, "seed_commitment": None}
+    """An exported record as the record of another game: the same moves by players of other
+    names, with a salt and commitment of its own (the same game, players, seed, options and
+    moves are one record, whatever the salt: imported again, it is a 409)."""
+    salt = new_salt()
+    mark = secrets.token_hex(3)
+    return {
+        **exported,
+        "players": [f"{name} {mark}" for name in exported["players"]],
+        "seed_salt": salt,
+        "seed_commitment": seed_commitment(exported["seed"], salt),
+    }
 
 
 def bodies(exported: dict[str, Any]) -> list[dict[str, Any]]:
