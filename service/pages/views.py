@@ -32,13 +32,14 @@ from flask import (
     send_from_directory,
     url_for,
 )
+from marshmallow import Schema, ValidationError, fields, validate
 
 from domain import game_names, get_game
 from domain.corrections import CORRECTION_WORDS, voided
 from domain.errors import UnknownGameError
 from domain.game import Game
 from domain.viewers import PUBLIC
-from service.api.requests import ascii_int
+from service.api.requests import ascii_int, json_body
 from service.errors import InvalidRequestError, NotFoundError
 from service.games import GameService, event_json
 from service.pages.plots import bar_plot, line_plot, shown_number
@@ -361,18 +362,46 @@ def new_game_choices() -> list[dict[str, Any]]:
 def qr_code() -> Response:
     """A link as a QR code (SVG, as a data: address an <img> shows): ``{"text": "..."}`` in,
     ``{"svg": "data:image/svg+xml;base64,..."}`` out. POSTed, since a link may carry a token in
-    its fragment, which must never be in an address a server logs."""
-    body = request.get_json(silent=True)
-    text = body.get("text") if isinstance(body, dict) else None
-    if not isinstance(text, str) or not 0 < len(text) <= MAX_QR_TEXT:
+    its fragment, which must never be in an address a server logs. Its body is read as the API
+    reads its bodies (service.api.requests): a key given twice, or a field it does not take, is
+    a 400."""
+    refuse_unknown_parameters(request.args, ())
+    try:
+        body = QrSchema().load(json_body())
+    except ValidationError as error:
+        # Each field's first reason, as {"text": "1 to 512 characters"}.
+        reasons = {
+            field: why[0] if isinstance(why, list) else why
+            for field, why in error.normalized_messages().items()
+        }
         raise InvalidRequestError(
-            f'send {{"text": "..."}}, the link to draw: 1 to {MAX_QR_TEXT} characters',
-            {"text": f"1 to {MAX_QR_TEXT} characters"},
-        )
+            f'send {{"text": "..."}}, the link to draw (1 to {MAX_QR_TEXT} characters), and'
+            f" nothing else: {'; '.join(f'{field}: {why}' for field, why in reasons.items())}",
+            reasons,
+        ) from None
+    return Response(json.dumps({"svg": qr_address(body["text"])}), mimetype="application/json")
+
+
+class QrSchema(Schema):
+    text = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=MAX_QR_TEXT, error=f"1 to {MAX_QR_TEXT} characters"),
+    )
+
+
+def qr_address(text: str) -> str:
+    """``text`` drawn as a QR code, as a data: address; 400 for a text that segno cannot encode
+    (a lone surrogate has no UTF-8: orjson refuses it in a body, and this says so to any other
+    caller)."""
     drawn = io.BytesIO()
-    segno.make(text, error="m").save(drawn, kind="svg", scale=4, border=2, xmldecl=False)
-    address = "data:image/svg+xml;base64," + base64.b64encode(drawn.getvalue()).decode()
-    return Response(json.dumps({"svg": address}), mimetype="application/json")
+    try:
+        segno.make(text, error="m").save(drawn, kind="svg", scale=4, border=2, xmldecl=False)
+    except (ValueError, segno.DataOverflowError) as error:  # UnicodeEncodeError is a ValueError
+        raise InvalidRequestError(
+            f"this text cannot be drawn as a QR code: {error}",
+            {"text": "text a QR code can hold (UTF-8)"},
+        ) from None
+    return "data:image/svg+xml;base64," + base64.b64encode(drawn.getvalue()).decode()
 
 
 @pages.route("/games/<game:game_id>/share")
