@@ -75,6 +75,10 @@ PLAYER_GAMES = 10
 # ``cursor``; ``versus`` names whom a player's head to head is with.
 INDEX_PARAMETERS = ("cursor",)
 PLAYER_PAGE_PARAMETERS = ("cursor", "versus")
+# The viewer takes the move it opens at (``?at=``, which viewer.js keeps in the address); the
+# recorder, the links page and the new-game form take nothing: a token travels in the address's
+# fragment (``#token=``), which never reaches a server.
+VIEWER_PARAMETERS = ("at",)
 
 # The longest text drawn as a QR code: a link with a token is about 100 characters.
 MAX_QR_TEXT = 512
@@ -149,6 +153,7 @@ def index() -> str:
 # The viewer --------------------------------------------------------------------------------------
 @pages.route("/games/<game:game_id>/view")
 def viewer(game_id: str) -> str:
+    refuse_parameters_but(VIEWER_PARAMETERS, "The game", url_for("pages.viewer", game_id=game_id))
     record = service().get(game_id)
     game = get_game(record.game)
     at, at_problem = _requested_at(record.version)
@@ -210,6 +215,18 @@ def viewer(game_id: str) -> str:
 
 # The moves the viewer's page lists on either side of the move it opens at.
 MOVES_AROUND = 50
+
+
+def refuse_parameters_but(
+    known: tuple[str, ...], title: str, address: str, token_in_fragment: bool = False
+) -> None:
+    """A 400 naming the parameters a page takes (``known``) for any other sent: ``?bogus=1``
+    is never shown as if it were not there. ``address`` is the page without parameters, and
+    ``token_in_fragment`` says that the page's link carries a token after its ``#``."""
+    with refused_with(
+        "refused.html", title=title, address=address, token_in_fragment=token_in_fragment
+    ):
+        refuse_unknown_parameters(request.args, known)
 
 
 def shown_moves(at: int, version: int) -> tuple[int, int]:
@@ -335,6 +352,7 @@ def card_info(record: GameRecord) -> dict[str, Any]:
 @pages.route("/new")
 def new_game() -> str:
     """The new-game form: every game and option of the contract; new.js posts it to /games."""
+    refuse_parameters_but((), "New game", url_for("pages.new_game"))
     return render_template("new.html", games=new_game_choices())
 
 
@@ -408,6 +426,8 @@ def qr_address(text: str) -> str:
 def links(game_id: str) -> str:
     """The game's links again, with their QR codes, for the recorder (links.js asks the API with
     the recorder's token from the fragment); a seat's link can be replaced here."""
+    address = url_for("pages.links", game_id=game_id)
+    refuse_parameters_but((), "The game's links", address, token_in_fragment=True)
     record = service().get(game_id)
     return render_template("links.html", record=record)
 
@@ -415,6 +435,8 @@ def links(game_id: str) -> str:
 @pages.route("/games/<game:game_id>/record")
 def recorder(game_id: str) -> str:
     """The recorder: the board as the viewer draws it, the legal moves as buttons (record.js)."""
+    address = url_for("pages.recorder", game_id=game_id)
+    refuse_parameters_but((), "The recorder", address, token_in_fragment=True)
     record = service().get(game_id)
     game = get_game(record.game)
     events = listed_events(record)
