@@ -106,6 +106,12 @@ def serve(
         embedded = EmbeddedRedis(config["DATA_DIR"])
         os.environ["REDIS_URL"] = embedded.start()
         click.echo(f"embedded Redis at {embedded.url}, data in {embedded.data_dir}")
+    try:
+        _check_durability(config, own_server=embedded is not None)
+    except click.ClickException:
+        if embedded is not None:
+            embedded.stop()
+        raise
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -156,6 +162,36 @@ def _check_address_free(host: str, port: int) -> None:
                 " another `tabletape serve`) uses that port: choose another with --port, or stop"
                 " it"
             ) from None
+
+
+def _check_durability(config: Mapping[str, Any], *, own_server: bool) -> None:
+    """Check the store against DURABILITY here, before gunicorn takes the port: a store that
+    cannot give it stops the command at once, with the reason. (Each worker checks it too, as
+    it builds its app; found there, its master would hold the port while workers failed to
+    start, and /health would never answer.) The embedded Redis, ``own_server``, is set as
+    needed, and the workers then find it so. In the default mode nothing is asked of the store:
+    the service starts whether it answers or not (/health says so)."""
+    import redis
+
+    from service.app import redis_client
+    from service.store.durability import EVERYSEC, DurabilityError, check_durability
+
+    if config["DURABILITY"] == EVERYSEC:
+        return
+    url = config["REDIS_URL"] or os.environ["REDIS_URL"]  # serve's embedded Redis: set above
+    try:
+        client = redis_client({**config, "REDIS_URL": url})
+        try:
+            check_durability(client, config["DURABILITY"], own_server=own_server)
+        finally:
+            client.close()
+    except DurabilityError as error:
+        raise click.ClickException(str(error)) from None
+    except redis.RedisError as error:
+        raise click.ClickException(
+            f"DURABILITY={config['DURABILITY']}: the store cannot be asked how it writes to disk"
+            f" ({error})"
+        ) from None
 
 
 def _stream_limit(configured: int, worker_class: str, connections: int, threads: int) -> int:
