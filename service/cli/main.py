@@ -113,6 +113,8 @@ def serve(
             embedded.stop()
         raise
 
+    control_socket = os.path.abspath(os.path.join(config["DATA_DIR"], "gunicorn.ctl"))
+
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
             settings: dict[str, Any] = {
@@ -124,6 +126,10 @@ def serve(
                 "accesslog": "-",
                 "graceful_timeout": 10,
             }
+            # gunicorn's control socket (gunicorn 25.1 on) is by default one in the home folder,
+            # which every server on the machine would share: each has its own, beside its data.
+            if "control_socket" in self.cfg.settings:
+                settings["control_socket"] = control_socket
             for name, value in settings.items():
                 self.cfg.set(name, value)
 

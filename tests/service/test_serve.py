@@ -157,3 +157,14 @@ def test_serve_in_fsync_mode_sets_its_embedded_redis_to_fsync_each_write(tmp_pat
         embedded = redis.Redis(unix_socket_path=str(tmp_path / "redis.sock"))
         assert embedded.config_get("appendfsync") == {"appendfsync": "always"}
         embedded.close()
+
+
+def test_each_serve_has_a_control_socket_of_its_own_in_its_data_folder(tmp_path: Path) -> None:
+    # gunicorn's default is one in the home folder, which every server of the machine would share.
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    with serving(first, "--workers", "1") as one, serving(second, "--workers", "1") as other:
+        for served, folder in ((one, first), (other, second)):
+            assert (folder / "gunicorn.ctl").is_socket()
+            assert f"Control socket listening at {folder / 'gunicorn.ctl'}" in served.log()
