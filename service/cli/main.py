@@ -233,8 +233,13 @@ def _raise_open_files_limit(wanted: int) -> None:
 
 def _services() -> Any:
     from service.app import build_services
+    from service.store.durability import DurabilityError
 
-    return build_services(load_config())
+    try:
+        return build_services(load_config())
+    except DurabilityError as error:
+        # A setting the store cannot honour: said in a line, not a traceback.
+        raise click.ClickException(str(error)) from None
 
 
 @main.command(short_help="Run an RQ worker: archives finished games.")

@@ -168,3 +168,25 @@ def test_each_serve_has_a_control_socket_of_its_own_in_its_data_folder(tmp_path:
         for served, folder in ((one, first), (other, second)):
             assert (folder / "gunicorn.ctl").is_socket()
             assert f"Control socket listening at {folder / 'gunicorn.ctl'}" in served.log()
+
+
+def test_a_worker_in_fsync_mode_on_a_store_that_cannot_fsync_says_why_in_one_line(
+    tmp_path: Path, redis_url: str, plain_redis: redis.Redis, key_prefix: str
+) -> None:
+    config = {**plain_redis.config_get("appendonly"), **plain_redis.config_get("appendfsync")}
+    if config["appendonly"] == "yes" and config["appendfsync"] == "always":
+        pytest.skip(f"this Redis fsyncs each write ({config}): nothing to refuse")
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "TABLETAPE_REDIS_URL")},
+        "REDIS_URL": redis_url,
+        "TABLETAPE_DURABILITY": "fsync",
+        "TABLETAPE_DATA_DIR": str(tmp_path),
+        "TABLETAPE_KEY_PREFIX": key_prefix,
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "service.cli.main", "worker", "--burst"],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode != 0
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.count("\n") == 1 and "DURABILITY=fsync" in run.stderr, run.stderr
