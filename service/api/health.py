@@ -60,10 +60,10 @@ class Health(MethodView):
             "refused": refused,
         }
         notes = []
-        if to_count - failed and not workers:
+        waits = to_count - failed  # jobs waiting or being run
+        if waits and not workers:
             # What a newcomer who served with --no-worker, and saw no figure move, needs to hear.
             # (A worker that keeps dying as it starts is no worker either.)
-            waits = to_count - failed
             notes.append(
                 f"{waits} finished game{'s wait' if waits > 1 else ' waits'} to be counted,"
                 " and no archive worker runs: start `tabletape worker`, or serve without"
