@@ -108,7 +108,8 @@ class ArchiveQueue:
         game has been enqueued again and archived."""
         job_ids = FailedJobRegistry(queue=self.queue).get_job_ids()
         jobs = Job.fetch_many(job_ids, connection=self.queue.connection)
-        return sum(1 for job in jobs if job is not None and job.get_status() == JobStatus.FAILED)
+        failed = JobStatus.FAILED
+        return sum(1 for job in jobs if job is not None and job.get_status(refresh=False) == failed)
 
     def workers(self) -> int:
         """The RQ workers alive on the queue's Redis: registered, with a heartbeat at most
