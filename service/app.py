@@ -138,8 +138,11 @@ def events_description() -> str:
     """The events of every registered game, from each game's own ``event_fields``."""
     lines = [
         'Tabletape records tabletop games move by move. Every game takes `{"type": "retract"}`,'
-        " which voids the latest move still standing (the record stays append-only; a finished"
-        " game is final). The events of each game:"
+        " which voids the latest move still standing (the record stays append-only; the"
+        " recorder's retraction after the last move reopens a finished game), and"
+        ' `{"type": "abandon"}`, the recorder\'s only, which ends an active game without a'
+        " result: its status is then `abandoned`, nothing more may be appended, and it counts in"
+        " no statistic. The events of each game:"
     ]
     for name in domain.game_names():
         lines += ["", f"### {name}", "", "| type | field | what it holds |", "| --- | --- | --- |"]

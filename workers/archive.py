@@ -30,6 +30,7 @@ from service.store.archive import Archive, archive_document
 from service.store.audit import audit_game
 from service.store.connection import STORE_UNAVAILABLE, StoreClient, close, connect, same_server
 from service.store.events import DamagedHeader, DamagedRecordError, EventStore, GameRecord
+from service.store.queue import mark_refused
 from workers import stats
 
 log = logging.getLogger(__name__)
@@ -86,8 +87,7 @@ def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> s
     document = archive_document(record, events)
     archive.write(document)
     if archive.read(game_id) != document:
-        store.mark_archive_problem(game_id, "the archive file did not read back as written")
-        return "problem"
+        return _refuse(store, game_id, ["the archive file did not read back as written"])
     stats.count_game(store.redis, store.prefix, record, audit.standing, audit.states)
     if not store.mark_archived(game_id, record.version, trim=trim):
         # Reopened while it was being archived: what was just counted goes again.
@@ -121,8 +121,10 @@ def _withdraw(store: EventStore, archive: Archive, document: dict[str, Any]) -> 
 
 
 def _refuse(store: EventStore, game_id: str, problems: list[str]) -> str:
-    """Never archive a record that does not audit: mark it, for the audit and the recovery."""
+    """Never archive a record that does not audit: mark it, for the audit and the recovery,
+    and count it among the refused games, for /health."""
     store.mark_archive_problem(game_id, "; ".join(problems))
+    mark_refused(store.redis, store.prefix, game_id)
     log.error("game %s not archived: %s", game_id, problems)
     return "problem"
 

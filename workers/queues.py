@@ -15,7 +15,13 @@ from rq import Queue, Worker
 from rq.registry import StartedJobRegistry
 
 from service.store.events import DamagedHeader, EventStore, GameRecord
-from service.store.queue import ArchiveQueue, archive_queue_name
+from service.store.queue import (
+    JOB_MONITORING_SECONDS,
+    WORKER_TTL,
+    ArchiveQueue,
+    archive_queue_name,
+    mark_refused,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +41,9 @@ def unarchived_games(store: EventStore) -> Iterator[str]:
         for header in page:
             if header is None:
                 continue
+            if header.status == "finished" and header.archive_problem:
+                # Refused before /health counted the refused games: counted from now on.
+                mark_refused(store.redis, store.prefix, header.id)
             to_count = header.status == "finished" and not header.archive_problem
             to_withdraw = isinstance(header, GameRecord) and header.reopened
             if to_count or to_withdraw:
@@ -70,5 +79,11 @@ def reconcile(store: EventStore, archive_queue: ArchiveQueue) -> int:
 def run_worker(connection: redis.Redis, key_prefix: str, *, burst: bool = False) -> bool:
     """Work the service's queues; with ``burst``, stop once they are empty."""
     queue = Queue(archive_queue_name(key_prefix), connection=connection)
-    worker = Worker([queue], connection=connection)
+    # Its heartbeat every 5 s, for /health to tell it alive (service.store.queue).
+    worker = Worker(
+        [queue],
+        connection=connection,
+        worker_ttl=WORKER_TTL,
+        job_monitoring_interval=JOB_MONITORING_SECONDS,
+    )
     return bool(worker.work(burst=burst))

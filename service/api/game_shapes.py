@@ -286,9 +286,27 @@ def game_components(game: Game[Any]) -> Iterator[tuple[str, Schema]]:
     yield f"{title}Event", {**_union(events), "description": f"a move of {game.name}"}
     yield f"{title}StoredEvent", _union(stored)
     yield f"{title}RecordedEvent", _union(recorded)
-    yield f"{title}State", to_openapi(game.state_schema)
+    yield f"{title}State", _state(game)
     yield f"New{title}Game", _new_game(game)
     yield f"{title}Record", _record(game, f"{title}RecordedEvent")
+
+
+# The status of the last state of a game its recorder abandoned (any game: domain.corrections).
+ABANDONED = "abandoned"
+
+
+def _state(game: Game[Any]) -> Schema:
+    """The game's state as the API answers it: its own schema, whose ``status`` takes
+    ``abandoned`` too. The service sets it on an abandoned game's last state (GameService.view);
+    the game's rules know nothing of abandonment."""
+    state: Schema = to_openapi(game.state_schema)
+    status = state.get("properties", {}).get("status", {})
+    if "enum" in status and ABANDONED not in status["enum"]:
+        status["enum"] = [*status["enum"], ABANDONED]
+        status["description"] = (
+            f"{status.get('description', '')}; {ABANDONED}: ended by the recorder, no result"
+        ).lstrip("; ")
+    return state
 
 
 def _correction(kind: str, description: str) -> Schema:
@@ -403,10 +421,12 @@ def _stream_components() -> Iterator[tuple[str, Schema]]:
         {
             **_object(
                 id={"type": "string"},
-                status={"type": "string", "enum": ["finished", "archived"]},
+                status={"type": "string", "enum": ["finished", "archived", ABANDONED]},
                 version={"type": "integer", "minimum": 0},
                 finished_at={"type": "string", "nullable": True},
-                result={"$ref": "#/components/schemas/Result"},
+                # Null for an abandoned game, which ends without a result (nullable beside a $ref
+                # as apispec writes it: OpenAPI 3.0 reads no other key beside a $ref).
+                result={"allOf": [ref("Result")], "nullable": True},
             ),
             "description": "the game is over: the stream closes after this message",
         },

@@ -207,15 +207,26 @@ class StateQuerySchema(Schema):
 
 
 class HealthSchema(Schema):
-    status = fields.String()
+    status = fields.String(
+        metadata={
+            "enum": ["ok", "degraded", "unavailable"],
+            "description": "degraded: a finished game waits with no worker alive to count it, or"
+            " its archive job failed or refused it (queue.archive.note says which); unavailable:"
+            " the store cannot be reached (503)",
+        }
+    )
     store = fields.Dict()
     finished_games_to_count = fields.Integer(
-        metadata={"description": "finished games the archive worker has not counted yet"}
+        metadata={
+            "description": "finished games not counted in the statistics: their archive jobs"
+            " waiting, running or failed, and the games the job refused"
+        }
     )
     queue = fields.Dict(
         metadata={
-            "description": "archive: its jobs waiting, the workers alive, and a note when games"
-            " wait with no worker to count them"
+            "description": "archive: its jobs waiting, the workers alive (a heartbeat within the"
+            " last 15 s), the jobs failed, the games refused, and a note when any of them needs a"
+            " person"
         }
     )
     error = fields.Nested(ErrorDetailSchema, metadata={"description": "with the 503 only"})

@@ -1,4 +1,5 @@
-"""Strict query parameters: a parameter an endpoint does not know is a 400 naming those it knows.
+"""Strict query parameters: a parameter an endpoint does not know is a 400 naming those it knows,
+and so is a parameter given twice (``?players=2&players=3`` would be read as its first value).
 
 A misspelt filter (``/stats/<game>?playrs=3``) must never answer unfiltered figures as if it had
 been applied. What each operation knows is what the OpenAPI document says of it, built from the
@@ -14,6 +15,7 @@ from typing import Any
 
 from flask import Flask, request
 from flask_smorest import Api
+from werkzeug.datastructures import MultiDict
 
 from service.errors import InvalidRequestError
 
@@ -57,6 +59,7 @@ def refuse_unknown_query_parameters(app: Flask, api: Api) -> None:
         unknown = sorted(set(request.args) - known)
         if unknown:
             raise unknown_parameters(unknown, known)
+        refuse_repeated_parameters(request.args)
 
     app.before_request(check)
 
@@ -68,3 +71,15 @@ def unknown_parameters(unknown: list[str], known: frozenset[str]) -> InvalidRequ
         f" {', '.join(unknown)}: this takes {takes}",
         {"unknown": unknown, "known": sorted(known)},
     )
+
+
+def refuse_repeated_parameters(args: MultiDict[str, str]) -> None:
+    """InvalidRequestError naming each parameter ``args`` gives more than once: the parsers read
+    its first value alone, and ``?players=2&players=3`` must not answer as if it meant 2."""
+    repeated = {name: len(values) for name, values in args.lists() if len(values) > 1}
+    if repeated:
+        named = ", ".join(f"{name} given {times} times" for name, times in repeated.items())
+        raise InvalidRequestError(
+            f"a query parameter is given once: {named}",
+            {name: "given once" for name in repeated},
+        )

@@ -106,6 +106,14 @@ def serve(
         embedded = EmbeddedRedis(config["DATA_DIR"])
         os.environ["REDIS_URL"] = embedded.start()
         click.echo(f"embedded Redis at {embedded.url}, data in {embedded.data_dir}")
+    try:
+        _check_durability(config, own_server=embedded is not None)
+    except click.ClickException:
+        if embedded is not None:
+            embedded.stop()
+        raise
+
+    control_socket = os.path.abspath(os.path.join(config["DATA_DIR"], "gunicorn.ctl"))
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -118,6 +126,10 @@ def serve(
                 "accesslog": "-",
                 "graceful_timeout": 10,
             }
+            # gunicorn's control socket (gunicorn 25.1 on) is by default one in the home folder,
+            # which every server on the machine would share: each has its own, beside its data.
+            if "control_socket" in self.cfg.settings:
+                settings["control_socket"] = control_socket
             for name, value in settings.items():
                 self.cfg.set(name, value)
 
@@ -158,6 +170,36 @@ def _check_address_free(host: str, port: int) -> None:
             ) from None
 
 
+def _check_durability(config: Mapping[str, Any], *, own_server: bool) -> None:
+    """Check the store against DURABILITY here, before gunicorn takes the port: a store that
+    cannot give it stops the command at once, with the reason. (Each worker checks it too, as
+    it builds its app; found there, its master would hold the port while workers failed to
+    start, and /health would never answer.) The embedded Redis, ``own_server``, is set as
+    needed, and the workers then find it so. In the default mode nothing is asked of the store:
+    the service starts whether it answers or not (/health says so)."""
+    import redis
+
+    from service.app import redis_client
+    from service.store.durability import EVERYSEC, DurabilityError, check_durability
+
+    if config["DURABILITY"] == EVERYSEC:
+        return
+    url = config["REDIS_URL"] or os.environ["REDIS_URL"]  # serve's embedded Redis: set above
+    try:
+        client = redis_client({**config, "REDIS_URL": url})
+        try:
+            check_durability(client, config["DURABILITY"], own_server=own_server)
+        finally:
+            client.close()
+    except DurabilityError as error:
+        raise click.ClickException(str(error)) from None
+    except redis.RedisError as error:
+        raise click.ClickException(
+            f"DURABILITY={config['DURABILITY']}: the store cannot be asked how it writes to disk"
+            f" ({error})"
+        ) from None
+
+
 def _stream_limit(configured: int, worker_class: str, connections: int, threads: int) -> int:
     """The live streams each process serves at once: TABLETAPE_STREAM_LIMIT, else the worker
     class's default, within the worker class's cap (told on stderr when it cuts it)."""
@@ -191,8 +233,13 @@ def _raise_open_files_limit(wanted: int) -> None:
 
 def _services() -> Any:
     from service.app import build_services
+    from service.store.durability import DurabilityError
 
-    return build_services(load_config())
+    try:
+        return build_services(load_config())
+    except DurabilityError as error:
+        # A setting the store cannot honour: said in a line, not a traceback.
+        raise click.ClickException(str(error)) from None
 
 
 @main.command(short_help="Run an RQ worker: archives finished games.")

@@ -10,14 +10,15 @@ answer, through ``answer`` alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from flask import Response, make_response, render_template, request
+from werkzeug.datastructures import MultiDict
 
 from domain.errors import TabletapeError
-from service.api.strict import unknown_parameters
+from service.api.strict import refuse_repeated_parameters, unknown_parameters
 from service.errors import InvalidRequestError, domain_error_response
 
 
@@ -42,14 +43,16 @@ def refused_with(template: str, **context: Any) -> Iterator[None]:
         raise PageRefusal(error, template, context) from None
 
 
-def refuse_unknown_parameters(args: Mapping[str, str], known: Iterable[str]) -> None:
+def refuse_unknown_parameters(args: MultiDict[str, str], known: Iterable[str]) -> None:
     """InvalidRequestError naming the parameters a page takes, for any other in ``args``: a
     misspelt filter (``?playrs=3``) must never show unfiltered figures as if it had been
-    applied. A form's empty field (``since=``) is a known name, and no error."""
+    applied. A form's empty field (``since=``) is a known name, and no error. A parameter given
+    twice is refused too (the page would read its first value alone)."""
     taken = frozenset(known)
     unknown = sorted(set(args) - taken)
     if unknown:
         raise unknown_parameters(unknown, taken)
+    refuse_repeated_parameters(args)
 
 
 def wants_html() -> bool:

@@ -32,13 +32,14 @@ from flask import (
     send_from_directory,
     url_for,
 )
+from marshmallow import Schema, ValidationError, fields, validate
 
 from domain import game_names, get_game
 from domain.corrections import CORRECTION_WORDS, voided
 from domain.errors import UnknownGameError
 from domain.game import Game
 from domain.viewers import PUBLIC
-from service.api.requests import ascii_int
+from service.api.requests import ascii_int, json_body
 from service.errors import InvalidRequestError, NotFoundError
 from service.games import GameService, event_json
 from service.pages.plots import bar_plot, line_plot, shown_number
@@ -74,6 +75,10 @@ PLAYER_GAMES = 10
 # ``cursor``; ``versus`` names whom a player's head to head is with.
 INDEX_PARAMETERS = ("cursor",)
 PLAYER_PAGE_PARAMETERS = ("cursor", "versus")
+# The viewer takes the move it opens at (``?at=``, which viewer.js keeps in the address); the
+# recorder, the links page and the new-game form take nothing: a token travels in the address's
+# fragment (``#token=``), which never reaches a server.
+VIEWER_PARAMETERS = ("at",)
 
 # The longest text drawn as a QR code: a link with a token is about 100 characters.
 MAX_QR_TEXT = 512
@@ -148,6 +153,7 @@ def index() -> str:
 # The viewer --------------------------------------------------------------------------------------
 @pages.route("/games/<game:game_id>/view")
 def viewer(game_id: str) -> str:
+    refuse_parameters_but(VIEWER_PARAMETERS, "The game", url_for("pages.viewer", game_id=game_id))
     record = service().get(game_id)
     game = get_game(record.game)
     at, at_problem = _requested_at(record.version)
@@ -209,6 +215,18 @@ def viewer(game_id: str) -> str:
 
 # The moves the viewer's page lists on either side of the move it opens at.
 MOVES_AROUND = 50
+
+
+def refuse_parameters_but(
+    known: tuple[str, ...], title: str, address: str, token_in_fragment: bool = False
+) -> None:
+    """A 400 naming the parameters a page takes (``known``) for any other sent: ``?bogus=1``
+    is never shown as if it were not there. ``address`` is the page without parameters, and
+    ``token_in_fragment`` says that the page's link carries a token after its ``#``."""
+    with refused_with(
+        "refused.html", title=title, address=address, token_in_fragment=token_in_fragment
+    ):
+        refuse_unknown_parameters(request.args, known)
 
 
 def shown_moves(at: int, version: int) -> tuple[int, int]:
@@ -334,6 +352,7 @@ def card_info(record: GameRecord) -> dict[str, Any]:
 @pages.route("/new")
 def new_game() -> str:
     """The new-game form: every game and option of the contract; new.js posts it to /games."""
+    refuse_parameters_but((), "New game", url_for("pages.new_game"))
     return render_template("new.html", games=new_game_choices())
 
 
@@ -361,24 +380,54 @@ def new_game_choices() -> list[dict[str, Any]]:
 def qr_code() -> Response:
     """A link as a QR code (SVG, as a data: address an <img> shows): ``{"text": "..."}`` in,
     ``{"svg": "data:image/svg+xml;base64,..."}`` out. POSTed, since a link may carry a token in
-    its fragment, which must never be in an address a server logs."""
-    body = request.get_json(silent=True)
-    text = body.get("text") if isinstance(body, dict) else None
-    if not isinstance(text, str) or not 0 < len(text) <= MAX_QR_TEXT:
+    its fragment, which must never be in an address a server logs. Its body is read as the API
+    reads its bodies (service.api.requests): a key given twice, or a field it does not take, is
+    a 400."""
+    refuse_unknown_parameters(request.args, ())
+    try:
+        body = QrSchema().load(json_body())
+    except ValidationError as error:
+        # Each field's first reason, as {"text": "1 to 512 characters"}.
+        reasons = {
+            field: why[0] if isinstance(why, list) else why
+            for field, why in error.normalized_messages().items()
+        }
         raise InvalidRequestError(
-            f'send {{"text": "..."}}, the link to draw: 1 to {MAX_QR_TEXT} characters',
-            {"text": f"1 to {MAX_QR_TEXT} characters"},
-        )
+            f'send {{"text": "..."}}, the link to draw (1 to {MAX_QR_TEXT} characters), and'
+            f" nothing else: {'; '.join(f'{field}: {why}' for field, why in reasons.items())}",
+            reasons,
+        ) from None
+    return Response(json.dumps({"svg": qr_address(body["text"])}), mimetype="application/json")
+
+
+class QrSchema(Schema):
+    text = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=MAX_QR_TEXT, error=f"1 to {MAX_QR_TEXT} characters"),
+    )
+
+
+def qr_address(text: str) -> str:
+    """``text`` drawn as a QR code, as a data: address; 400 for a text that segno cannot encode
+    (a lone surrogate has no UTF-8: orjson refuses it in a body, and this says so to any other
+    caller)."""
     drawn = io.BytesIO()
-    segno.make(text, error="m").save(drawn, kind="svg", scale=4, border=2, xmldecl=False)
-    address = "data:image/svg+xml;base64," + base64.b64encode(drawn.getvalue()).decode()
-    return Response(json.dumps({"svg": address}), mimetype="application/json")
+    try:
+        segno.make(text, error="m").save(drawn, kind="svg", scale=4, border=2, xmldecl=False)
+    except (ValueError, segno.DataOverflowError) as error:  # UnicodeEncodeError is a ValueError
+        raise InvalidRequestError(
+            f"this text cannot be drawn as a QR code: {error}",
+            {"text": "text a QR code can hold (UTF-8)"},
+        ) from None
+    return "data:image/svg+xml;base64," + base64.b64encode(drawn.getvalue()).decode()
 
 
 @pages.route("/games/<game:game_id>/share")
 def links(game_id: str) -> str:
     """The game's links again, with their QR codes, for the recorder (links.js asks the API with
     the recorder's token from the fragment); a seat's link can be replaced here."""
+    address = url_for("pages.links", game_id=game_id)
+    refuse_parameters_but((), "The game's links", address, token_in_fragment=True)
     record = service().get(game_id)
     return render_template("links.html", record=record)
 
@@ -386,6 +435,8 @@ def links(game_id: str) -> str:
 @pages.route("/games/<game:game_id>/record")
 def recorder(game_id: str) -> str:
     """The recorder: the board as the viewer draws it, the legal moves as buttons (record.js)."""
+    address = url_for("pages.recorder", game_id=game_id)
+    refuse_parameters_but((), "The recorder", address, token_in_fragment=True)
     record = service().get(game_id)
     game = get_game(record.game)
     events = listed_events(record)

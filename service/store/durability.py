@@ -45,8 +45,7 @@ def check_durability(client: StoreClient, mode: str, *, own_server: bool) -> Non
             continue
         raise DurabilityError(
             "DURABILITY=fsync needs a store that writes each append to disk before it answers:"
-            " run Redis with appendonly yes and appendfsync always (this one runs appendfsync"
-            f" {_appendfsync(server)!r}, or does not answer CONFIG GET)"
+            f" run Redis with appendonly yes and appendfsync always (this one {_how(server)})"
         )
 
 
@@ -58,6 +57,16 @@ def _appendfsync(server: redis.Redis) -> str:
         return str(server.config_get("appendfsync").get("appendfsync", ""))
     except redis.ResponseError:
         return "unknown"
+
+
+def _how(server: redis.Redis) -> str:
+    """How ``server`` writes to disk, in words, for the refusal."""
+    found = _appendfsync(server)
+    if found == "no AOF":
+        return "runs without its AOF: appendonly no"
+    if found == "unknown":
+        return "does not answer CONFIG GET"
+    return f"runs appendfsync {found}"
 
 
 def _servers(client: StoreClient) -> list[redis.Redis]:

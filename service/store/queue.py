@@ -8,18 +8,29 @@ arrows go one way, from the jobs to the store and the domain.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import redis
 from rq import Queue, Retry, Worker
 from rq.exceptions import NoSuchJobError
 from rq.job import Job, JobStatus
-from rq.registry import StartedJobRegistry
+from rq.registry import FailedJobRegistry, StartedJobRegistry
+
+from service.store.connection import StoreClient
 
 # The archive job, as RQ imports it in a worker.
 ARCHIVE_JOB = "workers.archive.archive_game"
 
 _WAITING = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
+
+# A worker says it is alive (its heartbeat) before each wait for a job, a wait of WORKER_TTL - 15
+# seconds (RQ's rule), and every JOB_MONITORING_SECONDS while a job runs: every 5 s either way.
+# Killed with -9, it leaves its registration behind, which RQ keeps for minutes: a worker is
+# counted as alive while its last heartbeat is at most ALIVE_SECONDS old (three missed).
+WORKER_TTL = 20
+JOB_MONITORING_SECONDS = 5
+ALIVE_SECONDS = 15
 
 
 def _name_part(key_prefix: str) -> str:
@@ -34,6 +45,22 @@ def archive_queue_name(key_prefix: str) -> str:
 def archive_job_id(key_prefix: str, game_id: str) -> str:
     # One job id per game: enqueueing a game twice names one job, which is idempotent anyway.
     return f"archive-{_name_part(key_prefix)}-{game_id}"
+
+
+def _refused_key(key_prefix: str) -> str:
+    return f"{key_prefix}archive:refused"
+
+
+def mark_refused(client: StoreClient, key_prefix: str, game_id: str) -> None:
+    """Note in the store that the archive job refused ``game_id`` (its header now carries an
+    ``archive_problem``, which nothing clears): /health counts these without reading every
+    header."""
+    client.sadd(_refused_key(key_prefix), game_id)
+
+
+def refused_games(client: StoreClient, key_prefix: str) -> int:
+    """How many finished games the archive job refused: they will not be counted."""
+    return int(client.scard(_refused_key(key_prefix)))
 
 
 class ArchiveQueue:
@@ -71,9 +98,30 @@ class ArchiveQueue:
         return int(self.queue.count)
 
     def to_count(self) -> int:
-        """Finished games not counted yet: their jobs waiting, and those being run."""
-        return self.waiting() + StartedJobRegistry(queue=self.queue).count
+        """Finished games not counted yet: their jobs waiting, those being run, and those that
+        failed (``failed``)."""
+        return self.waiting() + StartedJobRegistry(queue=self.queue).count + self.failed()
+
+    def failed(self) -> int:
+        """Archive jobs that failed for good (their retries spent), and whose game was not
+        enqueued again since: RQ keeps a job in its failed registry for a week, even once the
+        game has been enqueued again and archived."""
+        job_ids = FailedJobRegistry(queue=self.queue).get_job_ids()
+        jobs = Job.fetch_many(job_ids, connection=self.queue.connection)
+        failed = JobStatus.FAILED
+        return sum(1 for job in jobs if job is not None and job.get_status(refresh=False) == failed)
 
     def workers(self) -> int:
-        """The RQ workers alive on the queue's Redis (each says so every few seconds)."""
-        return int(Worker.count(queue=self.queue))
+        """The RQ workers alive on the queue's Redis: registered, with a heartbeat at most
+        ALIVE_SECONDS old (a worker killed with -9 stays registered for minutes)."""
+        alive_since = datetime.now(UTC) - timedelta(seconds=ALIVE_SECONDS)
+        return sum(
+            1
+            for worker in Worker.all(queue=self.queue)
+            if worker.last_heartbeat is not None and _aware(worker.last_heartbeat) >= alive_since
+        )
+
+
+def _aware(moment: datetime) -> datetime:
+    """RQ's times are UTC, naive or not depending on its version."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -26,6 +26,7 @@ from service.store.connection import StoreClient
 from service.store.queue import archive_job_id
 from tests.conftest import make_app
 from tests.support.api import assert_error, auth, create, new_record, play_to_the_end
+from tests.support.records import tamper
 from tests.support.workers import REPO, drain, run_cli, worker_env
 
 
@@ -181,15 +182,6 @@ def test_trimmed_games_are_read_from_the_archive(
 
 
 # Audit ---------------------------------------------------------------------------------------
-def tamper(client: redis.Redis, key_prefix: str, game_id: str, seq: int, **changes: Any) -> None:
-    """Change event ``seq``'s body directly in Redis, keeping its old hash."""
-    key = f"{key_prefix}{{{game_id}}}:events"
-    entries = client.xrange(key)
-    client.delete(key)
-    for entry_id, fields in entries:
-        if entry_id == f"0-{seq}":
-            fields = {**fields, "body": json.dumps({**json.loads(fields["body"]), **changes})}
-        client.xadd(key, fields, id=entry_id)
 
 
 def test_audit_of_a_sound_game_is_ok(client: FlaskClient) -> None:

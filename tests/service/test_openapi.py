@@ -105,6 +105,19 @@ def test_every_endpoint_is_documented_and_known_to_this_test(document: dict[str,
     assert documented == set(ERRORS)
 
 
+def test_the_document_says_how_a_game_ends_as_the_service_ends_it(document: dict[str, Any]) -> None:
+    # A finished game is reopened by the recorder's retraction, and a game may be abandoned.
+    description = document["info"]["description"]
+    assert "finished game is final" not in description
+    assert '`{"type": "abandon"}`' in description and "`abandoned`" in description
+    assert "reopens" in description
+    for state in ("MadaState", "MadcalaState", "SifakaState", "TallyState", "StreamEnd"):
+        status = document["components"]["schemas"][state]["properties"]["status"]
+        assert "abandoned" in status["enum"], state
+    end = document["components"]["schemas"]["StreamEnd"]["properties"]
+    assert end["result"]["nullable"] is True
+
+
 def test_every_operation_documents_its_success_with_a_schema(document: dict[str, Any]) -> None:
     for path, method, operation in operations(document):
         assert operation.get("summary"), f"{method} {path} has no summary"

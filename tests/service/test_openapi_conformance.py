@@ -3,13 +3,16 @@ documented status, content type, headers and schema; no request is a 500; schema
 are refused; an undeclared method is answered 405 with ``Allow``. Positive and negative data, in
 every phase schemathesis runs from a test (examples, coverage, fuzzing).
 
-Random path ids would only ever meet 404s, so games of every kind, some being played and some
-over, are recorded first, and a hook aims the generated requests at them: a stable hash of what
-schemathesis generated picks a game (or keeps the random id, for the 404s), one of its tokens (the
-recorder's, a seat's, one of no game, or none) and, for an append, sometimes a legal move, so that
-games move on and end during the run. The hook leaves alone the part of a request that a negative
-case breaks on purpose. Everything is fixed: the games' seeds, the hook's choices and Hypothesis's
-seed, with no example database; games' ids and tokens are random, but nothing is chosen by them.
+Random path ids would only ever meet 404s, so games of every kind, some being played, some over
+and some abandoned, are recorded first, and a hook aims the generated requests at them: a stable
+hash of what schemathesis generated picks a game (or keeps the random id, for the 404s), one of
+its tokens (the recorder's, a seat's, one of no game, or none) and, for an append, sometimes a
+legal move, so that games move on and end during the run. The hook leaves alone the part of a
+request that a negative case breaks on purpose. Everything is fixed: the games' seeds, the hook's
+choices and Hypothesis's seed, with no example database; games' ids and tokens are random, but
+nothing is chosen by them. Since what the fuzzing meets is left to the hash, every read of an
+abandoned game is also made once by each viewer (the recorder, a seat, the public) and checked
+against the document.
 
 On fakeredis: the contract is the same on a real server, which the other tests check.
 """
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import fakeredis
+import jsonschema_rs
 import schemathesis
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, seed, settings
@@ -31,6 +35,7 @@ from schemathesis import Case, GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi import checks
+from schemathesis.specs.openapi.converter import to_json_schema
 
 from tests.conftest import make_app
 
@@ -56,6 +61,12 @@ RECORDED: list[tuple[str, list[str], dict[str, Any], int | None]] = [
     ("sifaka", ["Ana", "Ben"], {"chance": "observed"}, 3),
     ("sifaka", ["Ana", "Ben"], {}, None),
 ]
+# Games the recorder abandons after these moves: over without a result (status "abandoned").
+ABANDONED: list[tuple[str, list[str], dict[str, Any], int]] = [
+    ("mada", ["Ana", "Ben", "Caro"], {}, 4),
+    ("madcala", ["Ana", "Ben"], {"health": 3}, 0),
+    ("sifaka", ["Ana", "Ben"], {"chance": "observed"}, 2),
+]
 
 
 @dataclass(frozen=True)
@@ -63,11 +74,13 @@ class Recorded:
     id: str
     token: str
     seat_tokens: list[str]
+    abandoned: bool = False
 
 
 def record_games(client: FlaskClient) -> list[Recorded]:
     recorded = []
-    for number, (game, players, options, moves) in enumerate(RECORDED):
+    games = [*RECORDED, *ABANDONED]
+    for number, (game, players, options, moves) in enumerate(games):
         body = {"game": game, "players": players, "seed": number, "options": options}
         created = client.post("/games", json=body)
         assert created.status_code == 201, created.json
@@ -84,7 +97,15 @@ def record_games(client: FlaskClient) -> list[Recorded]:
             )
             assert answer.status_code == 201, answer.json
             made += 1
-        recorded.append(Recorded(game_json["id"], game_json["token"], game_json["seat_tokens"]))
+        abandoned = number >= len(RECORDED)
+        if abandoned:
+            answer = client.post(
+                f"/games/{game_json['id']}/events", json={"type": "abandon"}, headers=headers
+            )
+            assert answer.json["state"]["status"] == "abandoned", answer.json
+        recorded.append(
+            Recorded(game_json["id"], game_json["token"], game_json["seat_tokens"], abandoned)
+        )
     return recorded
 
 
@@ -186,3 +207,41 @@ def map_case(context: Any, case: Case) -> Case:
 @seed(1)
 def test_every_answer_keeps_to_the_document(case: Case) -> None:
     case.call_and_validate(checks=CHECKS)
+
+
+def test_every_read_of_an_abandoned_game_keeps_to_the_document_for_each_viewer() -> None:
+    abandoned = [game for game in aim().games if game.abandoned]
+    # The stream is read below: its messages are JSON inside text/event-stream, which
+    # schemathesis does not read (and a response left open would hold one of its few slots).
+    reads = [
+        path
+        for path, item in schema.raw_schema["paths"].items()
+        if path.startswith("/games/{game_id}") and "get" in item and not path.endswith("/stream")
+    ]
+    assert len(abandoned) == len(ABANDONED) and "/games/{game_id}/state" in reads
+    for game in abandoned:
+        for token in (game.token, game.seat_tokens[0], None):
+            headers = {"Authorization": f"Bearer {token}"} if token else {}
+            for path in reads:
+                operation = schema[path]["GET"]
+                case = operation.Case(path_parameters={"game_id": game.id}, headers=headers)
+                case.call_and_validate(checks=CHECKS)
+            # The stream of a game that is over sends its end at once, as StreamEnd says.
+            with aim().client.get(f"/games/{game.id}/stream", headers=headers) as stream:
+                sent = stream.get_data(as_text=True)
+            end = json.loads(sent.split("event: end\ndata: ")[1])
+            assert end["status"] == "abandoned"
+            assert_valid(end, "StreamEnd")
+
+
+def assert_valid(value: Any, component: str) -> None:
+    """``value`` is valid by the document's schema ``component``, read as schemathesis reads an
+    OpenAPI 3.0 schema (``nullable`` and all)."""
+    document = schema.raw_schema
+    components = {
+        name: to_json_schema(item, nullable_keyword="nullable", is_response_schema=True)
+        for name, item in document["components"]["schemas"].items()
+    }
+    root = {**components[component], "components": {"schemas": components}}
+    errors = [error.message for error in jsonschema_rs.validator_for(root).iter_errors(value)]
+    assert not errors, (component, value, errors)

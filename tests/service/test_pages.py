@@ -245,3 +245,31 @@ def test_the_score_histogram_shows_every_score_in_its_range() -> None:
     assert bars == [("1", 2), ("2", 3), ("3", 0), ("4", 1)]
     # Scores with a fraction are shown as they come.
     assert score_histogram({"1.5": 1, "3": 2}) == [("1.5", 1), ("3", 2)]
+
+
+# What each page of a game takes in its query: the viewer, the move it opens at; the recorder and
+# the links page nothing (their token travels in the fragment, which no server sees).
+GAME_PAGES = {"view": ["at"], "record": [], "share": []}
+BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+@pytest.mark.parametrize("page", [*GAME_PAGES, "/new"])
+def test_a_game_page_refuses_a_parameter_it_does_not_take(client: FlaskClient, page: str) -> None:
+    game = create(client, players=["Ana", "Ben"])
+    path = page if page.startswith("/") else f"/games/{game['id']}/{page}"
+    known = GAME_PAGES.get(page, [])
+    # A client gets the contract's body, naming what the page takes.
+    response = client.get(f"{path}?bogus=1")
+    assert response.status_code == 400 and response.mimetype == "application/json"
+    assert response.json["error"]["code"] == "invalid_request"
+    assert response.json["error"]["details"] == {"unknown": ["bogus"], "known": known}
+    # A browser gets a page that says so, and leads to the page without parameters.
+    response = client.get(f"{path}?bogus=1&at=1", headers=BROWSER)
+    assert response.status_code == 400 and response.mimetype == "text/html"
+    html = response.get_data(as_text=True)
+    assert "unknown query parameter" in html and "bogus" in html
+    assert f'href="{path}"' in html
+    # Where the page's link carries a token after "#" (which no server sees), it says to keep it.
+    assert ("#token=" in html) == (page in ("record", "share"))
+    # The page without it is shown as ever.
+    assert client.get(path, headers=BROWSER).status_code == 200

@@ -202,3 +202,14 @@ def test_a_malformed_filter_is_json_to_a_client(client: FlaskClient) -> None:
     response = client.get("/stats/mada/view?players=x")
     assert response.status_code == 400
     assert list(response.json["error"]["details"]) == ["players"]
+
+
+@pytest.mark.parametrize("path", KNOWN)
+def test_a_parameter_given_twice_is_refused_naming_it(client: FlaskClient, path: str) -> None:
+    name = KNOWN[path][0]
+    query = f"?{name}=2&{name}=3"
+    response = client.get(f"{path}{query}")
+    assert response.status_code == 400 and response.mimetype == "application/json"
+    assert list(response.json["error"]["details"]) == [name]
+    _, page = page_of(client, f"{path}{query}", 400)
+    assert f"{name} given 2 times" in page

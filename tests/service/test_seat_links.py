@@ -4,10 +4,14 @@ link as a QR code, and replaces the link of a seat whose phone was lost."""
 from __future__ import annotations
 
 import base64
+from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
-from tests.support.api import auth, create, legal
+from service.errors import InvalidRequestError
+from service.pages.views import qr_address
+from tests.support.api import assert_error, auth, create, legal
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -66,3 +70,33 @@ def test_a_link_is_drawn_as_a_qr_code_from_a_post_body(client: FlaskClient) -> N
     assert refused.status_code == 400 and refused.json["error"]["details"] == {
         "text": "1 to 512 characters"
     }
+
+
+def qr_post(client: FlaskClient, body: bytes, query: str = "") -> Any:
+    return client.post(f"/qr{query}", data=body, content_type="application/json")
+
+
+def test_a_qr_code_body_is_read_as_strictly_as_the_api_reads_its_bodies(
+    client: FlaskClient,
+) -> None:
+    link = b'"http://127.0.0.1:8000/games/ab/view"'
+    # A key given twice, a field the page does not take, a lone surrogate (no UTF-8 for it), a
+    # body that is no object: each a 400 of the contract, never a 500 nor a QR code.
+    for body in (
+        b'{"text": ' + link + b', "text": "x"}',
+        b'{"text": ' + link + b', "colour": "red"}',
+        b'{"text": "\\ud800"}',
+        b"[" + link + b"]",
+        b"{",
+    ):
+        assert_error(qr_post(client, body), 400, "invalid_request")
+    details = assert_error(qr_post(client, b'{"text": ' + link + b"}", "?bogus=1"), 400,
+                           "invalid_request")  # fmt: skip
+    assert details == {"unknown": ["bogus"], "known": []}
+    assert qr_post(client, b'{"text": ' + link + b"}").status_code == 200
+
+
+def test_a_text_no_qr_code_can_hold_is_refused_not_a_500() -> None:
+    with pytest.raises(InvalidRequestError) as refused:
+        qr_address("\ud800")
+    assert refused.value.details == {"text": "text a QR code can hold (UTF-8)"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -11,7 +13,10 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.served import serving
+import pytest
+import redis
+
+from tests.served import free_port, serving
 
 
 def request(url: str, body: object = None, token: str | None = None) -> tuple[int, dict[str, Any]]:
@@ -97,8 +102,91 @@ def test_health_and_the_statistics_say_what_waits_to_be_counted(tmp_path: Path) 
         while moves := request(f"{url}/legal", token=game["token"])[1]["moves"]:
             assert request(f"{url}/events", moves[-1], token=game["token"])[0] == 201
         _, health = request(f"{served.base}/health")
-        assert health["status"] == "ok" and health["finished_games_to_count"] == 1
+        assert health["status"] == "degraded" and health["finished_games_to_count"] == 1
         assert "tabletape worker" in health["queue"]["archive"]["note"]
         with urllib.request.urlopen(f"{served.base}/stats/mada/view", timeout=5) as page:
             text = page.read().decode()
         assert "1 finished game is waiting to be counted" in text
+
+
+def test_serve_in_fsync_mode_on_a_store_that_cannot_fsync_exits_at_once_saying_why(
+    tmp_path: Path, redis_url: str, plain_redis: redis.Redis, key_prefix: str
+) -> None:
+    """DURABILITY=fsync on the tests' Redis, which does not fsync each write (the machine's runs
+    without its AOF, the embedded one with appendfsync everysec; left as it is): the command
+    exits within seconds, non-zero, with the reason on one line; its port stays free and no
+    archive worker is left behind (not workers hanging behind a master that holds the port)."""
+    config = {**plain_redis.config_get("appendonly"), **plain_redis.config_get("appendfsync")}
+    if config["appendonly"] == "yes" and config["appendfsync"] == "always":
+        pytest.skip(f"this Redis fsyncs each write ({config}): nothing to refuse")
+    port = free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "TABLETAPE_REDIS_URL")},
+        "REDIS_URL": redis_url,
+        "TABLETAPE_DURABILITY": "fsync",
+        "TABLETAPE_DATA_DIR": str(tmp_path),
+        "TABLETAPE_KEY_PREFIX": key_prefix,
+    }
+    # A session of its own: should it hang, it is stopped with every process it started.
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        stdout, stderr = server.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.communicate()
+        pytest.fail("serve went on, on a store that cannot give DURABILITY=fsync")
+    assert server.returncode != 0
+    reason = [line for line in stderr.splitlines() if "DURABILITY=fsync" in line]
+    assert len(reason) == 1 and "appendfsync always" in reason[0], stderr
+    assert "Traceback" not in stderr + stdout
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", port))  # free
+    assert workers_of(tmp_path) == []
+
+
+def test_serve_in_fsync_mode_sets_its_embedded_redis_to_fsync_each_write(tmp_path: Path) -> None:
+    # Its own Redis is set as the mode needs (in the master, before the workers start, which
+    # find it so): the service starts and answers.
+    with serving(tmp_path, "--workers", "1", DURABILITY="fsync") as served:
+        status, health = request(f"{served.base}/health")
+        assert status == 200 and health["status"] == "ok"
+        embedded = redis.Redis(unix_socket_path=str(tmp_path / "redis.sock"))
+        assert embedded.config_get("appendfsync") == {"appendfsync": "always"}
+        embedded.close()
+
+
+def test_each_serve_has_a_control_socket_of_its_own_in_its_data_folder(tmp_path: Path) -> None:
+    # gunicorn's default is one in the home folder, which every server of the machine would share.
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    with serving(first, "--workers", "1") as one, serving(second, "--workers", "1") as other:
+        for served, folder in ((one, first), (other, second)):
+            assert (folder / "gunicorn.ctl").is_socket()
+            assert f"Control socket listening at {folder / 'gunicorn.ctl'}" in served.log()
+
+
+def test_a_worker_in_fsync_mode_on_a_store_that_cannot_fsync_says_why_in_one_line(
+    tmp_path: Path, redis_url: str, plain_redis: redis.Redis, key_prefix: str
+) -> None:
+    config = {**plain_redis.config_get("appendonly"), **plain_redis.config_get("appendfsync")}
+    if config["appendonly"] == "yes" and config["appendfsync"] == "always":
+        pytest.skip(f"this Redis fsyncs each write ({config}): nothing to refuse")
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "TABLETAPE_REDIS_URL")},
+        "REDIS_URL": redis_url,
+        "TABLETAPE_DURABILITY": "fsync",
+        "TABLETAPE_DATA_DIR": str(tmp_path),
+        "TABLETAPE_KEY_PREFIX": key_prefix,
+    }
+    run = subprocess.run(
+        [sys.executable, "-m", "service.cli.main", "worker", "--burst"],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode != 0
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.count("\n") == 1 and "DURABILITY=fsync" in run.stderr, run.stderr

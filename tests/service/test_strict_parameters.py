@@ -67,3 +67,23 @@ def test_every_statistics_answer_says_the_filters_it_applied(client: FlaskClient
         response = client.get(path)
         assert response.status_code == 200, response.json
         assert response.json["filters"] == filters, path
+
+
+@pytest.mark.parametrize(
+    ("path", "repeated"),
+    [
+        ("/stats/mada?players=2&players=3", "players"),
+        ("/stats/mada?since=2026-01-01&player=Ana&since=2026-02-01", "since"),
+        ("/players/Ana/stats?until=2026-01-01&until=2026-12-31", "until"),
+        ("/players/Ana/versus/Ben?game=mada&game=sifaka", "game"),
+        ("/ratings/mada?limit=5&limit=5", "limit"),
+        ("/games?status=active&status=finished", "status"),
+        ("/games?player=Ana&player=Ben", "player"),
+    ],
+)
+def test_a_filter_given_twice_is_refused_naming_it_never_the_first_taken(
+    client: FlaskClient, path: str, repeated: str
+) -> None:
+    details = assert_error(client.get(path), 400, "invalid_request")
+    assert list(details) == [repeated]
+    assert f"{repeated} given 2 times" in client.get(path).json["error"]["message"]

@@ -29,8 +29,8 @@ NEW_GAME = {"game": "mada", "players": ["Ana", "Ben"], "seed": 4}
 
 
 @pytest.fixture
-def app(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Flask:
-    return make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path), WRITE_KEY=KEY)
+def app_config() -> dict[str, Any]:
+    return {"WRITE_KEY": KEY}
 
 
 def with_key(key: str = KEY) -> dict[str, str]:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+import redis
+
 from service.store.chain import FORMAT, header_hash, seed_commitment
 from service.store.events import (
     GameRecord,
@@ -36,3 +41,14 @@ def record(game_id: str, **overrides: object) -> GameRecord:
 # The writer of the appends the store's tests make: the recorder of ``record``, by its token's
 # digest.
 BY_THE_RECORDER = {"writer": "recorder", "token_sha256": "0" * 64}
+
+
+def tamper(client: redis.Redis, key_prefix: str, game_id: str, seq: int, **changes: Any) -> None:
+    """Change event ``seq``'s body directly in Redis, keeping its old hash."""
+    key = f"{key_prefix}{{{game_id}}}:events"
+    entries = client.xrange(key)
+    client.delete(key)
+    for entry_id, fields in entries:
+        if entry_id == f"0-{seq}":
+            fields = {**fields, "body": json.dumps({**json.loads(fields["body"]), **changes})}
+        client.xadd(key, fields, id=entry_id)
