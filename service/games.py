@@ -40,7 +40,7 @@ from service.errors import (
     VersionConflictError,
 )
 from service.store.archive import Archive, events_of
-from service.store.audit import Audit, audit_game, replay_record
+from service.store.audit import Audit, audit_game, illegal_event, replay_record
 from service.store.chain import (
     FORMAT,
     canonical_json,
@@ -619,8 +619,8 @@ class GameService:
         for stored in events:
             try:
                 folded.add(stored.body)
-            except TabletapeError as error:
-                raise _refused(record.id, stored, error) from None
+            except TabletapeError:
+                raise _refused(record.id, stored) from None
             if every > 0 and stored.seq % every == 0 and stored.seq not in have:
                 passed.append((stored, folded.state))
         if passed:
@@ -859,7 +859,8 @@ class GameService:
                 {"event": 1, "problems": [problem], "options": error.details},
             ) from None
         bodies = [{k: v for k, v in event.items() if k != "at"} for event in document["events"]]
-        audit = replay_record(header, bodies)
+        # The sender holds every value of its document: the rules' own words help it most.
+        audit = replay_record(header, bodies, quote_rules=True)
         if not audit.ok:
             raise InvalidImportError(
                 f"the record is rejected whole: {audit.problems[0]}",
@@ -950,8 +951,8 @@ def _applied(game: Game[Any], game_id: str, state: Any, events: list[StoredEvent
             continue
         try:
             state = game.apply(state, stored.body)
-        except TabletapeError as error:
-            raise _refused(game_id, stored, error) from None
+        except TabletapeError:
+            raise _refused(game_id, stored) from None
     return state
 
 
@@ -961,14 +962,16 @@ def _folded(game: Game[Any], game_id: str, start: Any, events: list[StoredEvent]
     for stored in events:
         try:
             folded.add(stored.body)
-        except TabletapeError as error:
-            raise _refused(game_id, stored, error) from None
+        except TabletapeError:
+            raise _refused(game_id, stored) from None
     return folded
 
 
-def _refused(game_id: str, stored: StoredEvent, error: TabletapeError) -> DamagedRecordError:
-    """A stored event the rules refuse: the store holds what no append could have written."""
-    problem = f"event {stored.seq} ({stored.body.get('type')!r}) is illegal: {error.message}"
+def _refused(game_id: str, stored: StoredEvent) -> DamagedRecordError:
+    """A stored event the rules refuse: the store holds what no append could have written. The
+    rules' words may quote a value its reader may not see (the cards of another seat's deal):
+    the answer names the event's seq, type and fields alone (``illegal_event``)."""
+    problem = illegal_event(stored.seq, stored.body)
     return DamagedRecordError(game_id, [problem], {"seq": stored.seq})
 
 
