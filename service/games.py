@@ -61,7 +61,9 @@ from service.store.events import (
     Replayed,
     StoredEvent,
     Trimmed,
+    damaged_event,
     damaged_header,
+    damaged_idempotency_record,
 )
 from service.store.snapshots import SNAPSHOT_EVERY, SnapshotStore, document, read_document
 
@@ -503,11 +505,7 @@ class GameService:
             finished = response["state"].get("status") != "active"
             version = response["version"]
         except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
-            raise DamagedRecordError(
-                game_id,
-                [f"the record of idempotency key {key!r} does not decode"],
-                {"idempotency_key": key},
-            ) from None
+            raise damaged_idempotency_record(game_id, key) from None
         if recorded_body != body_digest:
             raise IdempotencyConflictError(key)
         return AppendResult(response, version, finished)
@@ -771,7 +769,14 @@ class GameService:
         self, record: GameRecord, first: int = 1, last: int | None = None
     ) -> list[StoredEvent]:
         if not record.trimmed:
-            return self.store.events(record.id, first, last)
+            events = self.store.events(record.id, first, last)
+            # The header counts the events the stream holds (they are read together): one that
+            # is not at its entry id is missing where it should be.
+            wanted = min(record.version if last is None else last, record.version) - first + 1
+            if len(events) < wanted:
+                seq = first + len(events)
+                raise damaged_event(record.id, seq, f"the stream has no entry 0-{seq}")
+            return events
         document = self.archive.read(record.id)
         if document is None:
             raise NotFoundError(f"game {record.id} was archived, but its archive file is missing")
