@@ -119,6 +119,10 @@ class Snapshot:
 
     record: GameRecord
     state: Any
+    # When (GameService.clock) the state was last replayed from the seed over the whole stored
+    # record: a state derived from a checked one (an append, a catch-up) keeps its time; one
+    # never checked so (rebuilt from stored snapshots) has none, -inf.
+    checked_at: float = float("-inf")
 
 
 class StateCache:
@@ -127,7 +131,9 @@ class StateCache:
     A snapshot is a pure value: a stale one is caught up with the events after its version, a
     missing one is rebuilt from the stream. It saves an append from replaying the whole game and,
     when it is current, from reading the header at all: the store's version check catches a stale
-    one.
+    one. What it holds is trusted for CACHE_RECHECK_SECONDS after its last check against the
+    whole stored record (``GameService.recheck_seconds``): a record damaged behind the process's
+    back is then seen.
     """
 
     def __init__(self, size: int) -> None:
@@ -168,6 +174,8 @@ class GameService:
         snapshots: SnapshotStore | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
         recount: Callable[[str], object] | None = None,
+        recheck_seconds: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.archive = archive
@@ -180,6 +188,16 @@ class GameService:
         # stored, or once a retraction undid its finish (the service enqueues the archive job,
         # which archives and counts a finished game and withdraws a reopened one's figures).
         self.recount = recount
+        # A cached state older than this (seconds since its last check, by ``clock``) is
+        # checked against the whole stored record, replayed from the seed, before it serves a
+        # read or an append: a record changed behind this process's back is seen within it.
+        # 0: on every use.
+        self.recheck_seconds = recheck_seconds
+        self.clock = clock
+
+    def _trusted(self, snapshot: Snapshot) -> bool:
+        """Whether a cached snapshot may serve without a check against the stored record."""
+        return self.clock() - snapshot.checked_at < self.recheck_seconds
 
     # Creating and finding games ------------------------------------------------------------------
     def create(
@@ -365,7 +383,11 @@ class GameService:
         # Only a keyed append needs to recognise its body again.
         body_digest = hashlib.sha256(body.encode()).hexdigest() if idempotency_key else ""
         snapshot = self.cache.get(game_id)
-        trusted = snapshot is not None and if_match in (None, snapshot.record.version)
+        trusted = (
+            snapshot is not None
+            and self._trusted(snapshot)
+            and if_match in (None, snapshot.record.version)
+        )
         for _ in range(_MAX_APPEND_ATTEMPTS):
             if not trusted:
                 snapshot = self._current(
@@ -435,7 +457,7 @@ class GameService:
                     after = replace(record, version=seq, head_hash=hashed, status=status,
                                     result=result, reopened=record.reopened or change == "reopen",
                                     finished_at=at if result is not None else None)  # fmt: skip
-                    self.cache.put(Snapshot(after, state))
+                    self.cache.put(Snapshot(after, state, snapshot.checked_at))
                     if result is not None or change == "reopen":
                         self._recount(game_id)
                     return AppendResult(response, seq, result is not None)
@@ -486,7 +508,11 @@ class GameService:
             raise GameFinishedError(_over(record))
         if if_match is not None and if_match != record.version:
             raise VersionConflictError(record.version, if_match)
-        return Snapshot(record, self.state(record))
+        state = self.state(record)
+        # state() cached it, with when it was last checked against the stored record.
+        cached = self.cache.get(game_id)
+        checked_at = cached.checked_at if cached is not None else float("-inf")
+        return Snapshot(record, state, checked_at)
 
     def _writer(self, record: GameRecord, token: str | None) -> Viewer:
         viewer = self.viewer(record, token)
@@ -521,6 +547,8 @@ class GameService:
             # The store is behind this process: it lost a write the process remembers.
             self.cache.discard(record.id)
             cached = None
+        if cached is not None and not self._trusted(cached):
+            cached = self._checked(record)
         # A snapshot serves only on the store's own head: the same version at another head is a
         # lost write followed by another process's.
         if cached is not None and cached.record.version == target == record.version:
@@ -537,11 +565,30 @@ class GameService:
             later = since[1:]
             if same_head and not any(is_correction(stored.body) for stored in later):
                 state = _applied(game, record.id, cached.state, later)
+        checked_at = cached.checked_at if cached is not None else float("-inf")
         if state is None:
             state = self._rebuilt(game, record, target)
+            if not self._snapshots_serve(target):
+                # Replayed from the seed: as good as a check.
+                checked_at = self.clock()
         if target == record.version:
-            self.cache.put(Snapshot(record, state))
+            self.cache.put(Snapshot(record, state, checked_at))
         return state
+
+    def _checked(self, record: GameRecord) -> Snapshot:
+        """The state of ``record`` replayed from the seed over its whole stored record, cached
+        in place of what the process held (DamagedRecordError if it does not replay)."""
+        self.cache.discard(record.id)
+        game = self._rules(record)
+        events = self._events(record)
+        state = _folded(game, record.id, self._start(game, record), events).state
+        checked = Snapshot(record, state, self.clock())
+        self.cache.put(checked)
+        return checked
+
+    def _snapshots_serve(self, target: int) -> bool:
+        """Whether the state after event ``target`` may be replayed from a stored snapshot."""
+        return self.snapshots is not None and 0 < self.snapshot_every <= target
 
     def _rebuilt(self, game: Game[Any], record: GameRecord, target: int) -> Any:
         """The state after event ``target``, replayed from the latest stored snapshot at or below
@@ -549,7 +596,7 @@ class GameService:
         retraction up to ``target`` reaches back before; else from the seed. The snapshots the
         replay passes and the store lacks are written, best effort."""
         every = self.snapshot_every
-        if self.snapshots is None or every <= 0 or target < every:
+        if not self._snapshots_serve(target):
             return self._replayed(game, record, self._events(record, 1, target))
         start = self._start(game, record)
         # First the snapshot right below: one read of it, and of the events after it.
@@ -674,14 +721,17 @@ class GameService:
         """DamagedRecordError unless ``events``, all of the record's, replay under its rules. A
         snapshot of the current version and head says they did; a replay made here is kept."""
         cached = self.cache.get(record.id)
-        if cached is not None and (cached.record.version, cached.record.head_hash) == (
-            record.version,
-            record.head_hash,
+        current = (record.version, record.head_hash)
+        if (
+            cached is not None
+            and self._trusted(cached)
+            and (cached.record.version, cached.record.head_hash) == current
         ):
             return
+        # Replayed from the seed: a check of the whole record.
         state = self._replayed(game, record, events)
         if len(events) == record.version:
-            self.cache.put(Snapshot(record, state))
+            self.cache.put(Snapshot(record, state, self.clock()))
 
     @staticmethod
     def _rules(record: GameRecord) -> Game[Any]:
@@ -825,7 +875,8 @@ class GameService:
         while the game is on); a record that does not replay is not exported
         (DamagedRecordError). What an import needs to make a copy with the same hash chain."""
         events = self._events(record)
-        self._check_replays(self._rules(record), record, events)
+        # Never vouched for by the cache: the record is replayed whole, from the seed, each time.
+        self._replayed(self._rules(record), record, events)
         document = {
             **record.header,
             "record_format": record.record_format,

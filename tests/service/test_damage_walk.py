@@ -340,3 +340,97 @@ def test_the_commands_and_the_worker_pass_over_a_damaged_game_and_count_the_othe
     assert FailedJobRegistry(queue=queue).count == 0
     audit = run_cli(env, "audit", played.id)
     assert "Traceback" not in audit.stderr, audit.stderr
+
+
+# What a process keeps in memory ------------------------------------------------------------------
+def cached_then_damaged(
+    real_redis: redis.Redis, key_prefix: str, archive_dir: Path, **config: Any
+) -> tuple[Flask, FlaskClient, Played]:
+    """A service that played a game (its latest state cached), whose event 5 is then rewritten
+    illegal behind its back."""
+    app = make_app(real_redis, key_prefix, ARCHIVE_DIR=str(archive_dir), **config)
+    served = app.test_client()
+    played = observed_game(served)
+    event_5_rewritten_illegal(real_redis, key_prefix, played)
+    return app, served, played
+
+
+def assert_the_cache_vouches_for_nothing(
+    served: FlaskClient, real_redis: redis.Redis, key_prefix: str, played: Played
+) -> None:
+    url = f"/games/{played.id}"
+    for path in ("/state", "/legal", "/export"):
+        response = served.get(url + path, headers=bearer(played.game["token"]))
+        assert_damaged(response, "event 5", path)
+    before = stored_now(real_redis, key_prefix, played.id)
+    assert_damaged(append(served, played.game, {"type": "draw", "player": 0}), "event 5", "append")
+    assert stored_now(real_redis, key_prefix, played.id) == before
+
+
+def test_with_no_recheck_interval_a_damage_behind_a_process_back_is_seen_at_once(
+    real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    _, served, played = cached_then_damaged(
+        real_redis, key_prefix, archive_dir, CACHE_RECHECK_SECONDS=0
+    )
+    assert_the_cache_vouches_for_nothing(served, real_redis, key_prefix, played)
+
+
+def test_a_cached_state_is_checked_against_the_record_once_the_interval_passed(
+    real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    now = [1000.0]
+    app = make_app(real_redis, key_prefix, ARCHIVE_DIR=str(archive_dir))
+    app.extensions["tabletape"].clock = lambda: now[0]
+    served = app.test_client()
+    played = observed_game(served)
+    event_5_rewritten_illegal(real_redis, key_prefix, played)
+    # Within the interval the process trusts what it holds.
+    response = served.get(f"/games/{played.id}/state", headers=bearer(played.game["token"]))
+    assert response.status_code == 200
+    now[0] += app.config["CACHE_RECHECK_SECONDS"] + 0.1
+    assert_the_cache_vouches_for_nothing(served, real_redis, key_prefix, played)
+
+
+def test_export_and_audit_never_vouch_from_the_cache(
+    real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    _, served, played = cached_then_damaged(
+        real_redis, key_prefix, archive_dir, CACHE_RECHECK_SECONDS=3600
+    )
+    exported = served.get(f"/games/{played.id}/export", headers=bearer(played.game["token"]))
+    assert_damaged(exported, "event 5", "export")
+    audit = served.get(f"/games/{played.id}/audit").json
+    assert audit["ok"] is False and any("event 5" in p for p in audit["problems"]), audit
+
+
+@pytest.mark.parametrize("version", ["abc", "1e3"])
+def test_an_append_on_a_cached_game_whose_version_does_not_decode_is_a_damaged_record(
+    real_redis: redis.Redis, key_prefix: str, archive_dir: Path, version: str
+) -> None:
+    app = make_app(real_redis, key_prefix, ARCHIVE_DIR=str(archive_dir))
+    served = app.test_client()
+    played = observed_game(served)
+    move = legal(served, played.game)[0]
+    real_redis.hset(header_key(key_prefix, played.id), "version", version)
+    before = stored_now(real_redis, key_prefix, played.id)
+    # The process trusts its cached state: the store's own check meets the damage.
+    response = append(served, played.game, move)
+    assert_damaged(response, "version", "append")
+    assert stored_now(real_redis, key_prefix, played.id) == before
+
+
+def test_a_keyed_append_on_a_cached_game_whose_record_is_of_another_type_is_a_damaged_record(
+    real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    app = make_app(real_redis, key_prefix, ARCHIVE_DIR=str(archive_dir))
+    served = app.test_client()
+    played = observed_game(served)
+    move = legal(served, played.game)[0]
+    idempotency_record_of_another_type(real_redis, key_prefix, played)
+    before = stored_now(real_redis, key_prefix, played.id)
+    # The process trusts its cached state: the append script meets the record first.
+    response = append(served, played.game, move, **{"Idempotency-Key": IDEMPOTENCY_KEY})
+    assert_damaged(response, "idempotency", "append")
+    assert stored_now(real_redis, key_prefix, played.id) == before
+    assert append(served, played.game, move).status_code == 201
