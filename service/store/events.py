@@ -577,9 +577,13 @@ class EventStore:
         if client is not None:
             # On a cluster, the node serving the game's slot: the client follows it there.
             aim(client, self.redis, key)
-        reply = (client or self.redis).xread(
-            {key: f"0-{after_seq}"}, count=count, block=max(1, block_ms)
-        )
+        # Undecoded, as every read of a record (``_text``): an event that is not UTF-8 is named.
+        reply = _text(
+            (client or self.redis).execute_command(
+                "XREAD", "COUNT", count, "BLOCK", max(1, block_ms), "STREAMS", key,
+                f"0-{after_seq}", **{NEVER_DECODE: True},
+            )
+        )  # fmt: skip
         if isinstance(reply, dict):  # RESP3: {key: [entries]}
             entries = (reply.get(key) or [[]])[0]
         else:  # RESP2: [[key, entries]], or nothing

@@ -23,6 +23,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rq.registry import FailedJobRegistry
 
+from service.store.events import DamagedRecordError, EventStore
 from tests.conftest import make_app
 from tests.service.test_api import append, assert_error, create, legal, play_to_the_end
 from tests.service.test_archive import run_cli, worker_env
@@ -441,3 +442,14 @@ def test_a_keyed_append_on_a_cached_game_whose_record_is_of_another_type_is_a_da
     assert_damaged(response, "idempotency", "append")
     assert stored_now(real_redis, key_prefix, played.id) == before
     assert append(served, played.game, move).status_code == 201
+
+
+def test_a_live_read_names_an_event_that_is_not_utf8(
+    client: FlaskClient, real_redis: redis.Redis, key_prefix: str
+) -> None:
+    played = observed_game(client)
+    event_body_not_utf8(real_redis, key_prefix, played)
+    store = EventStore(real_redis, key_prefix)
+    with pytest.raises(DamagedRecordError, match="event 3"):
+        store.wait_events(played.id, 2, 10)
+    assert [event.seq for event in store.wait_events(played.id, 3, 10)] == [4, 5, 6]
