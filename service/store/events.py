@@ -454,13 +454,17 @@ class EventStore:
 
     def _undecoded(self, script: Script, keys: Sequence[str]) -> Any:
         """``script``'s reply, its texts decoded here (``_text``) rather than by the client."""
-        command = ("EVALSHA", script.sha, len(keys), *keys)
+
+        def run() -> Any:
+            command = ("EVALSHA", script.sha, len(keys), *keys)
+            return self.redis.execute_command(*command, **{NEVER_DECODE: True})
+
         try:
-            reply = self.redis.execute_command(*command, **{NEVER_DECODE: True})
+            reply = run()
         except NoScriptError:
+            # A server that restarted or flushed its scripts: loaded again, as redis-py does.
             script.sha = self.redis.script_load(script.script)
-            reply = self.redis.execute_command("EVALSHA", script.sha, len(keys), *keys,
-                                               **{NEVER_DECODE: True})  # fmt: skip
+            reply = run()
         return _text(reply)
 
     def get_many(self, game_ids: list[str]) -> list[GameRecord | DamagedHeader | None]:
