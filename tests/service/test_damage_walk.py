@@ -12,7 +12,7 @@ seat's hidden cards: seat 0 deals, then seat 1 deals three of one card, then the
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rq.registry import FailedJobRegistry
 
-from service.store.events import DamagedRecordError, EventStore
+from service.store.connection import StoreClient
+from service.store.events import DamagedHeader, DamagedRecordError, EventStore, GameRecord
 from tests.conftest import make_app
 from tests.service.test_api import append, assert_error, create, legal, play_to_the_end
 from tests.service.test_archive import run_cli, worker_env
@@ -453,3 +454,42 @@ def test_a_live_read_names_an_event_that_is_not_utf8(
     with pytest.raises(DamagedRecordError, match="event 3"):
         store.wait_events(played.id, 2, 10)
     assert [event.seq for event in store.wait_events(played.id, 3, 10)] == [4, 5, 6]
+
+
+@pytest.fixture(params=["RESP2", "RESP3", "cluster"])
+def any_client(
+    request: pytest.FixtureRequest, redis_url: str, key_prefix: str
+) -> Iterator[StoreClient]:
+    """The store's client as a deployment may make it: either protocol, or a cluster's."""
+    if request.param == "cluster":
+        yield request.getfixturevalue("cluster_redis")
+        return
+    protocol = 2 if request.param == "RESP2" else 3
+    client = redis.Redis.from_url(redis_url, decode_responses=True, protocol=protocol)
+    yield client
+    keys = list(client.scan_iter(match=f"{key_prefix}*", count=1000))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+def test_text_that_is_not_utf8_is_a_damaged_field_whatever_the_client(
+    any_client: StoreClient, key_prefix: str, archive_dir: Path
+) -> None:
+    served = make_app(any_client, key_prefix, ARCHIVE_DIR=str(archive_dir)).test_client()
+    by_header, by_event, sound = (observed_game(served) for _ in range(3))
+    players_not_utf8(any_client, key_prefix, by_header)
+    event_body_not_utf8(any_client, key_prefix, by_event)
+    store = EventStore(any_client, key_prefix)
+    found = store.find(by_header.id)
+    assert isinstance(found, DamagedHeader) and set(found.problems) == {"players"}
+    listed = store.get_many([by_header.id, by_event.id, sound.id])
+    assert isinstance(listed[0], DamagedHeader) and set(listed[0].problems) == {"players"}
+    assert [record.id for record in listed[1:] if isinstance(record, GameRecord)] == [
+        by_event.id, sound.id
+    ]  # fmt: skip
+    with pytest.raises(DamagedRecordError, match="event 3"):
+        store.events(by_event.id)
+    assert len(store.events(sound.id)) == sound.version
+    # The connections are sound afterwards: the same client serves the next reads.
+    assert store.find(sound.id) == store.get_many([sound.id])[0]
