@@ -349,6 +349,12 @@ def test_the_commands_and_the_worker_pass_over_a_damaged_game_and_count_the_othe
     assert FailedJobRegistry(queue=queue).count == 0
     audit = run_cli(env, "audit", played.id)
     assert "Traceback" not in audit.stderr, audit.stderr
+    assert audit.returncode == (0 if SHAPES[shape_name].keyed_append_only else 1), audit.stdout
+    # Every other record is exported; the damaged one is named on stderr.
+    exported = run_cli(env, "export", "--all")
+    assert "Traceback" not in exported.stderr, exported.stderr
+    assert sound["seed_salt"] in exported.stdout
+    assert exported.returncode == (0 if SHAPES[shape_name].keyed_append_only else 1)
 
 
 # What a process keeps in memory ------------------------------------------------------------------
