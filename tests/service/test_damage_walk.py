@@ -332,10 +332,13 @@ def test_the_commands_and_the_worker_pass_over_a_damaged_game_and_count_the_othe
     archive_dir: Path, redis_url: str, shape_name: str,
 ) -> None:  # fmt: skip
     env = worker_env(redis_url, key_prefix, archive_dir)
-    played = observed_game(client)
+    shape = SHAPES[shape_name]
+    played, ended = observed_game(client), observed_game(client)
+    play_to_the_end(client, ended.game, seed=1)
     sound = create(client, players=["Ana", "Ben"], seed=0)
     play_to_the_end(client, sound, seed=0)
-    SHAPES[shape_name].damage(real_redis, key_prefix, played)
+    for game in (played, ended):
+        shape.damage(real_redis, key_prefix, game)
     # As if the jobs enqueued were lost: the worker's start and reconcile find them.
     queue = app.extensions["tabletape.queue"].queue
     queue.empty()
@@ -345,16 +348,26 @@ def test_the_commands_and_the_worker_pass_over_a_damaged_game_and_count_the_othe
         assert "Traceback" not in done.stderr, done.stderr
         assert str(SEED) not in done.stdout + done.stderr
     assert client.get(f"/games/{sound['id']}").json["status"] == "archived"
-    assert client.get("/stats/mada").json["games"] == 1
     assert FailedJobRegistry(queue=queue).count == 0
-    audit = run_cli(env, "audit", played.id)
-    assert "Traceback" not in audit.stderr, audit.stderr
-    assert audit.returncode == (0 if SHAPES[shape_name].keyed_append_only else 1), audit.stdout
-    # Every other record is exported; the damaged one is named on stderr.
+    # The finished game whose record is damaged is marked, not archived nor counted.
+    ended_header = real_redis.execute_command(
+        "HGETALL", header_key(key_prefix, ended.id), NEVER_DECODE=True
+    )
+    if shape.keyed_append_only:
+        assert ended_header[b"status"] == b"archived"
+        assert client.get("/stats/mada").json["games"] == 2
+    else:
+        assert ended_header[b"status"] == b"finished" and b"archive_problem" in ended_header
+        assert client.get("/stats/mada").json["games"] == 1
+    for game in (played, ended):
+        audit = run_cli(env, "audit", game.id)
+        assert "Traceback" not in audit.stderr, audit.stderr
+        assert audit.returncode == (0 if shape.keyed_append_only else 1), audit.stdout
+    # Every other record is exported; the damaged ones are named on stderr.
     exported = run_cli(env, "export", "--all")
     assert "Traceback" not in exported.stderr, exported.stderr
     assert sound["seed_salt"] in exported.stdout
-    assert exported.returncode == (0 if SHAPES[shape_name].keyed_append_only else 1)
+    assert exported.returncode == (0 if shape.keyed_append_only else 1)
 
 
 # What a process keeps in memory ------------------------------------------------------------------
