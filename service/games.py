@@ -821,16 +821,24 @@ class GameService:
         if not record.trimmed:
             events = self.store.events(record.id, first, last)
             # The header counts the events the stream holds (they are read together): one that
-            # is not at its entry id is missing where it should be.
+            # is not at its entry id is missing where it should be, unless the archive job
+            # dropped the stream since the header was read.
             wanted = min(record.version if last is None else last, record.version) - first + 1
-            if len(events) < wanted:
+            if len(events) >= wanted:
+                return events
+            if not self._trimmed_since(record):
                 seq = first + len(events)
                 raise damaged_event(record.id, seq, f"the stream has no entry 0-{seq}")
-            return events
         document = self.archive.read(record.id)
         if document is None:
             raise NotFoundError(f"game {record.id} was archived, but its archive file is missing")
         return events_of(document)[first - 1 : last]
+
+    def _trimmed_since(self, record: GameRecord) -> bool:
+        """Whether the stream of ``record`` was dropped (its archive replaces it) since it was
+        read."""
+        now = self.store.find(record.id)
+        return isinstance(now, GameRecord) and now.trimmed and now.version == record.version
 
     def _recount(self, game_id: str) -> None:
         if self.recount is None:

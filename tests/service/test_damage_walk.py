@@ -23,6 +23,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from rq.registry import FailedJobRegistry
 
+from service.store.archive import archive_document
 from service.store.connection import StoreClient
 from service.store.events import DamagedHeader, DamagedRecordError, EventStore, GameRecord
 from tests.conftest import make_app
@@ -512,3 +513,19 @@ def test_text_that_is_not_utf8_is_a_damaged_field_whatever_the_client(
     assert len(store.events(sound.id)) == sound.version
     # The connections are sound afterwards: the same client serves the next reads.
     assert store.find(sound.id) == store.get_many([sound.id])[0]
+
+
+def test_a_read_that_meets_the_stream_dropped_by_the_archive_job_reads_the_archive(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The archive job may drop a stream (ARCHIVE_TRIM) between a read of the header and of the
+    events: the events are then the archive's, not a missing entry of a damaged record."""
+    game = create(client, players=["Ana", "Ben"], seed=3)
+    play_to_the_end(client, game, seed=3)
+    games = app.extensions["tabletape"]
+    record = games.get(game["id"])
+    before = games.export(record)
+    games.archive.write(archive_document(record, games.store.events(record.id)))
+    assert games.store.mark_archived(record.id, record.version, trim=True)
+    # ``record`` was read before the trim.
+    assert games.export(record) == before
