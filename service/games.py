@@ -547,7 +547,9 @@ class GameService:
             # The store is behind this process: it lost a write the process remembers.
             self.cache.discard(record.id)
             cached = None
-        if cached is not None and not self._trusted(cached):
+        # A cached state serves the states from its own version on: past the interval, it is
+        # checked first (a state before it, ``state?at=``, is replayed without it).
+        if cached is not None and cached.record.version <= target and not self._trusted(cached):
             cached = self._checked(record)
         # A snapshot serves only on the store's own head: the same version at another head is a
         # lost write followed by another process's.
