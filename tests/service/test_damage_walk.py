@@ -529,3 +529,15 @@ def test_a_read_that_meets_the_stream_dropped_by_the_archive_job_reads_the_archi
     assert games.store.mark_archived(record.id, record.version, trim=True)
     # ``record`` was read before the trim.
     assert games.export(record) == before
+
+
+def test_an_earlier_state_is_replayed_without_checking_the_latest_cached_one(
+    real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    """``state?at=`` before the cached version does not use the cached state, so it costs no
+    check of the whole record: stepping through a long game stays as cheap as it was."""
+    _, served, played = cached_then_damaged(
+        real_redis, key_prefix, archive_dir, CACHE_RECHECK_SECONDS=0
+    )
+    response = served.get(f"/games/{played.id}/state?at=2", headers=bearer(played.game["token"]))
+    assert response.status_code == 200, response.json
