@@ -81,6 +81,7 @@ def build_services(settings: Mapping[str, Any]) -> Services:
         snapshots=SnapshotStore(client, settings["KEY_PREFIX"]),
         snapshot_every=settings["SNAPSHOT_EVERY"],
         recount=archive_queue.enqueue,
+        recheck_seconds=settings["CACHE_RECHECK_SECONDS"],
     )
     return Services(client, store, game_service, archive_queue)
 

@@ -34,6 +34,10 @@ DEFAULTS: dict[str, Any] = {
     # of thousands of moves goes through.
     "IMPORT_MAX_BYTES": 16 * 1024 * 1024,
     "STATE_CACHE_SIZE": 4096,
+    # Seconds a process trusts the latest state it cached for a game; past them, the state is
+    # checked against the whole stored record (replayed from the seed) before it serves a read
+    # or an append, so that a record damaged behind the process's back is seen. 0: on every use.
+    "CACHE_RECHECK_SECONDS": 5.0,
     # A snapshot of a game's state after every this many events, kept beside its record, so that
     # the state after any move is replayed from the nearest one (service.store.snapshots). 0: none.
     "SNAPSHOT_EVERY": SNAPSHOT_EVERY,
@@ -72,6 +76,7 @@ _FROM_ENVIRONMENT = (
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
     "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "SNAPSHOT_EVERY", "IMPORT_MAX_BYTES",
     "WRITE_KEY",
+    "CACHE_RECHECK_SECONDS",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
@@ -85,6 +90,7 @@ _NUMBERS = {
     "BODY_SECONDS": float,
     "SNAPSHOT_EVERY": int,
     "IMPORT_MAX_BYTES": int,
+    "CACHE_RECHECK_SECONDS": float,
 }
 
 

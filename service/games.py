@@ -41,7 +41,7 @@ from service.errors import (
     VersionConflictError,
 )
 from service.store.archive import Archive, events_of
-from service.store.audit import Audit, audit_game, replay_record
+from service.store.audit import Audit, audit_game, illegal_event, replay_record
 from service.store.chain import (
     FORMAT,
     LEGACY_FORMAT,
@@ -65,7 +65,9 @@ from service.store.events import (
     Revoked,
     StoredEvent,
     Trimmed,
+    damaged_event,
     damaged_header,
+    damaged_idempotency_record,
 )
 from service.store.moments import check_record_times
 from service.store.snapshots import SNAPSHOT_EVERY, SnapshotStore, document, read_document
@@ -122,6 +124,10 @@ class Snapshot:
 
     record: GameRecord
     state: Any
+    # When (GameService.clock) the state was last replayed from the seed over the whole stored
+    # record: a state derived from a checked one (an append, a catch-up) keeps its time; one
+    # never checked so (rebuilt from stored snapshots) has none, -inf.
+    checked_at: float = float("-inf")
 
 
 class StateCache:
@@ -130,7 +136,9 @@ class StateCache:
     A snapshot is a pure value: a stale one is caught up with the events after its version, a
     missing one is rebuilt from the stream. It saves an append from replaying the whole game and,
     when it is current, from reading the header at all: the store's version check catches a stale
-    one.
+    one. What it holds is trusted for CACHE_RECHECK_SECONDS after its last check against the
+    whole stored record (``GameService.recheck_seconds``): a record damaged behind the process's
+    back is then seen.
     """
 
     def __init__(self, size: int) -> None:
@@ -171,6 +179,8 @@ class GameService:
         snapshots: SnapshotStore | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
         recount: Callable[[str], object] | None = None,
+        recheck_seconds: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.archive = archive
@@ -183,6 +193,16 @@ class GameService:
         # stored, or once a retraction undid its finish (the service enqueues the archive job,
         # which archives and counts a finished game and withdraws a reopened one's figures).
         self.recount = recount
+        # A cached state older than this (seconds since its last check, by ``clock``) is
+        # checked against the whole stored record, replayed from the seed, before it serves a
+        # read or an append: a record changed behind this process's back is seen within it.
+        # 0: on every use.
+        self.recheck_seconds = recheck_seconds
+        self.clock = clock
+
+    def _trusted(self, snapshot: Snapshot) -> bool:
+        """Whether a cached snapshot may serve without a check against the stored record."""
+        return self.clock() - snapshot.checked_at < self.recheck_seconds
 
     # Creating and finding games ------------------------------------------------------------------
     def create(
@@ -383,7 +403,11 @@ class GameService:
         # Only a keyed append needs to recognise its body again.
         body_digest = hashlib.sha256(body.encode()).hexdigest() if idempotency_key else ""
         snapshot = self.cache.get(game_id)
-        trusted = snapshot is not None and if_match in (None, snapshot.record.version)
+        trusted = (
+            snapshot is not None
+            and self._trusted(snapshot)
+            and if_match in (None, snapshot.record.version)
+        )
         for _ in range(_MAX_APPEND_ATTEMPTS):
             if not trusted:
                 snapshot = self._current(
@@ -457,7 +481,7 @@ class GameService:
                     after = replace(record, version=seq, head_hash=hashed, status=status,
                                     result=result, reopened=record.reopened or change == "reopen",
                                     finished_at=at if result is not None else None)  # fmt: skip
-                    self.cache.put(Snapshot(after, state))
+                    self.cache.put(Snapshot(after, state, snapshot.checked_at))
                     if result is not None or change == "reopen":
                         self._recount(game_id)
                     return AppendResult(response, seq, result is not None)
@@ -514,7 +538,11 @@ class GameService:
             raise GameFinishedError(_over(record))
         if if_match is not None and if_match != record.version:
             raise VersionConflictError(record.version, if_match)
-        return Snapshot(record, self.state(record))
+        state = self.state(record)
+        # state() cached it, with when it was last checked against the stored record.
+        cached = self.cache.get(game_id)
+        checked_at = cached.checked_at if cached is not None else float("-inf")
+        return Snapshot(record, state, checked_at)
 
     def _writer(self, record: GameRecord, token: str | None) -> Viewer:
         viewer = self.viewer(record, token)
@@ -537,11 +565,7 @@ class GameService:
             finished = response["state"].get("status") != "active"
             version = response["version"]
         except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
-            raise DamagedRecordError(
-                record.id,
-                [f"the record of idempotency key {key!r} does not decode"],
-                {"idempotency_key": key},
-            ) from None
+            raise damaged_idempotency_record(record.id, key) from None
         if recorded_body != body_digest:
             raise IdempotencyConflictError(key)
         reading = self.reading_as(record, viewer)
@@ -581,6 +605,10 @@ class GameService:
             # The store is behind this process: it lost a write the process remembers.
             self.cache.discard(record.id)
             cached = None
+        # A cached state serves the states from its own version on: past the interval, it is
+        # checked first (a state before it, ``state?at=``, is replayed without it).
+        if cached is not None and cached.record.version <= target and not self._trusted(cached):
+            cached = self._checked(record)
         # A snapshot serves only on the store's own head: the same version at another head is a
         # lost write followed by another process's.
         if cached is not None and cached.record.version == target == record.version:
@@ -597,11 +625,30 @@ class GameService:
             later = since[1:]
             if same_head and not any(is_correction(stored.body) for stored in later):
                 state = _applied(game, record.id, cached.state, later)
+        checked_at = cached.checked_at if cached is not None else float("-inf")
         if state is None:
             state = self._rebuilt(game, record, target)
+            if not self._snapshots_serve(target):
+                # Replayed from the seed: as good as a check.
+                checked_at = self.clock()
         if target == record.version:
-            self.cache.put(Snapshot(record, state))
+            self.cache.put(Snapshot(record, state, checked_at))
         return state
+
+    def _checked(self, record: GameRecord) -> Snapshot:
+        """The state of ``record`` replayed from the seed over its whole stored record, cached
+        in place of what the process held (DamagedRecordError if it does not replay)."""
+        self.cache.discard(record.id)
+        game = self._rules(record)
+        events = self._events(record)
+        state = _folded(game, record.id, self._start(game, record), events).state
+        checked = Snapshot(record, state, self.clock())
+        self.cache.put(checked)
+        return checked
+
+    def _snapshots_serve(self, target: int) -> bool:
+        """Whether the state after event ``target`` may be replayed from a stored snapshot."""
+        return self.snapshots is not None and 0 < self.snapshot_every <= target
 
     def _rebuilt(self, game: Game[Any], record: GameRecord, target: int) -> Any:
         """The state after event ``target``, replayed from the latest stored snapshot at or below
@@ -609,7 +656,7 @@ class GameService:
         retraction up to ``target`` reaches back before; else from the seed. The snapshots the
         replay passes and the store lacks are written, best effort."""
         every = self.snapshot_every
-        if self.snapshots is None or every <= 0 or target < every:
+        if not self._snapshots_serve(target):
             return self._replayed(game, record, self._events(record, 1, target))
         start = self._start(game, record)
         # First the snapshot right below: one read of it, and of the events after it.
@@ -677,8 +724,8 @@ class GameService:
         for stored in events:
             try:
                 folded.add(stored.body)
-            except TabletapeError as error:
-                raise _refused(record.id, stored, error) from None
+            except TabletapeError:
+                raise _refused(record.id, stored) from None
             if every > 0 and stored.seq % every == 0 and stored.seq not in have:
                 passed.append((stored, folded.state))
         if passed:
@@ -734,14 +781,17 @@ class GameService:
         """DamagedRecordError unless ``events``, all of the record's, replay under its rules. A
         snapshot of the current version and head says they did; a replay made here is kept."""
         cached = self.cache.get(record.id)
-        if cached is not None and (cached.record.version, cached.record.head_hash) == (
-            record.version,
-            record.head_hash,
+        current = (record.version, record.head_hash)
+        if (
+            cached is not None
+            and self._trusted(cached)
+            and (cached.record.version, cached.record.head_hash) == current
         ):
             return
+        # Replayed from the seed: a check of the whole record.
         state = self._replayed(game, record, events)
         if len(events) == record.version:
-            self.cache.put(Snapshot(record, state))
+            self.cache.put(Snapshot(record, state, self.clock()))
 
     @staticmethod
     def _rules(record: GameRecord) -> Game[Any]:
@@ -829,11 +879,26 @@ class GameService:
         self, record: GameRecord, first: int = 1, last: int | None = None
     ) -> list[StoredEvent]:
         if not record.trimmed:
-            return self.store.events(record.id, first, last)
+            events = self.store.events(record.id, first, last)
+            # The header counts the events the stream holds (they are read together): one that
+            # is not at its entry id is missing where it should be, unless the archive job
+            # dropped the stream since the header was read.
+            wanted = min(record.version if last is None else last, record.version) - first + 1
+            if len(events) >= wanted:
+                return events
+            if not self._trimmed_since(record):
+                seq = first + len(events)
+                raise damaged_event(record.id, seq, f"the stream has no entry 0-{seq}")
         document = self.archive.read(record.id)
         if document is None:
             raise NotFoundError(f"game {record.id} was archived, but its archive file is missing")
         return events_of(document)[first - 1 : last]
+
+    def _trimmed_since(self, record: GameRecord) -> bool:
+        """Whether the stream of ``record`` was dropped (its archive replaces it) since it was
+        read."""
+        now = self.store.find(record.id)
+        return isinstance(now, GameRecord) and now.trimmed and now.version == record.version
 
     def _recount(self, game_id: str) -> None:
         if self.recount is None:
@@ -878,7 +943,8 @@ class GameService:
         while the game is on); a record that does not replay is not exported
         (DamagedRecordError). What an import needs to make a copy with the same hash chain."""
         events = self._events(record)
-        self._check_replays(self._rules(record), record, events)
+        # Never vouched for by the cache: the record is replayed whole, from the seed, each time.
+        self._replayed(self._rules(record), record, events)
         document = {
             **record.header,
             "record_format": record.record_format,
@@ -917,7 +983,8 @@ class GameService:
                 {"event": 1, "problems": [problem], "options": error.details},
             ) from None
         bodies = [{k: v for k, v in event.items() if k != "at"} for event in document["events"]]
-        audit = replay_record(header, bodies)
+        # The sender holds every value of its document: the rules' own words help it most.
+        audit = replay_record(header, bodies, quote_rules=True)
         if not audit.ok:
             raise InvalidImportError(
                 f"the record is rejected whole: {audit.problems[0]}",
@@ -1055,8 +1122,8 @@ def _applied(game: Game[Any], game_id: str, state: Any, events: list[StoredEvent
             continue
         try:
             state = game.apply(state, stored.body)
-        except TabletapeError as error:
-            raise _refused(game_id, stored, error) from None
+        except TabletapeError:
+            raise _refused(game_id, stored) from None
     return state
 
 
@@ -1066,14 +1133,16 @@ def _folded(game: Game[Any], game_id: str, start: Any, events: list[StoredEvent]
     for stored in events:
         try:
             folded.add(stored.body)
-        except TabletapeError as error:
-            raise _refused(game_id, stored, error) from None
+        except TabletapeError:
+            raise _refused(game_id, stored) from None
     return folded
 
 
-def _refused(game_id: str, stored: StoredEvent, error: TabletapeError) -> DamagedRecordError:
-    """A stored event the rules refuse: the store holds what no append could have written."""
-    problem = f"event {stored.seq} ({stored.body.get('type')!r}) is illegal: {error.message}"
+def _refused(game_id: str, stored: StoredEvent) -> DamagedRecordError:
+    """A stored event the rules refuse: the store holds what no append could have written. The
+    rules' words may quote a value its reader may not see (the cards of another seat's deal):
+    the answer names the event's seq, type and fields alone (``illegal_event``)."""
+    problem = illegal_event(stored.seq, stored.body)
     return DamagedRecordError(game_id, [problem], {"seq": stored.seq})
 
 

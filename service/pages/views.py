@@ -126,8 +126,9 @@ def refused(refusal: PageRefusal) -> Response:
 
 
 @pages.errorhandler(DamagedRecordError)
-def damaged_record(error: DamagedRecordError) -> tuple[str, int]:
-    return render_template("damaged.html", message=error.message), 500
+def damaged_record(error: DamagedRecordError) -> Response:
+    # Like any refusal: HTML to a browser, the contract's JSON body to any other client.
+    return answer(error, "damaged.html", message=error.message)
 
 
 # The recent games --------------------------------------------------------------------------------

@@ -44,9 +44,24 @@ class Audit:
         }
 
 
-def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> Audit:
+def illegal_event(seq: int, body: dict[str, Any]) -> str:
+    """The problem of a stored event the rules refuse, in words any viewer may read: the rules'
+    own words may quote what the event holds (the cards a seat was dealt), so the event is named
+    by its seq, its type and its fields, never their values."""
+    fields = ", ".join(sorted(str(name) for name in body if name != "type")) or "none"
+    return (
+        f"event {seq} ({body.get('type')!r}) is illegal under the game's rules"
+        f" (its fields: {fields})"
+    )
+
+
+def replay_record(
+    header: dict[str, Any], bodies: Sequence[dict[str, Any]], *, quote_rules: bool = False
+) -> Audit:
     """Replay event bodies from a header; the first illegal event stops it and is named. (The
-    bodies alone carry no hashes: ``audit_game`` checks the chain of a stored record.)"""
+    bodies alone carry no hashes: ``audit_game`` checks the chain of a stored record.) With
+    ``quote_rules``, the problem gives the rules' own words, values included: for the one who
+    holds the bodies (an import's sender), never for a stored record's readers."""
     audit = Audit(version=0, head_hash=None)
     try:
         game = get_game(header["game"])
@@ -66,7 +81,11 @@ def replay_record(header: dict[str, Any], bodies: Sequence[dict[str, Any]]) -> A
             # One event at a time, so that the first bad one is named.
             folded.add(body)
         except TabletapeError as error:
-            audit.problems.append(f"event {seq} ({body.get('type')!r}) is illegal: {error.message}")
+            audit.problems.append(
+                f"event {seq} ({body.get('type')!r}) is illegal: {error.message}"
+                if quote_rules
+                else illegal_event(seq, body)
+            )
             break
         audit.version = seq
     audit.standing = [dict(move) for move in folded.moves]

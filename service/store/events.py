@@ -29,18 +29,24 @@ once a replica has the write.
 
 What is read back is checked as it is decoded: a header field or an event that does not decode
 (changed behind the service's back: a hand edit, a disk fault) raises ``DamagedRecordError``, which
-names the field or the event, and concerns that game alone.
+names the field or the event, and concerns that game alone. A record's keys are read undecoded
+(``NEVER_DECODE``), whatever client the store is given, and decoded here: bytes that are not UTF-8
+are a damaged field or event, never an error that stops a listing or a worker.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import orjson
 import redis
+from redis.client import NEVER_DECODE
+from redis.commands.core import Script
+from redis.exceptions import NoScriptError
 
 from domain.errors import TabletapeError, UnknownGameError
 from domain.game import get_game
@@ -271,6 +277,14 @@ WHOLE_KEYS = ("header", "stream")
 OTHER_TYPE = "is a key of another type"
 
 
+def damaged_idempotency_record(game_id: str, key: str) -> DamagedRecordError:
+    return DamagedRecordError(
+        game_id,
+        [f"the record of idempotency key {key!r} does not decode"],
+        {"idempotency_key": key},
+    )
+
+
 def damaged_event(game_id: str, seq: int, why: str) -> DamagedRecordError:
     return DamagedRecordError(game_id, [f"event {seq} does not decode: {why}"], {"seq": seq})
 
@@ -470,7 +484,22 @@ class EventStore:
         """The game's record, or what is wrong with it (its header, or a stream that disagrees
         with the header's version), or None if there is none."""
         keys = [self._header_key(game_id), self._events_key(game_id)]
-        return _read_record(game_id, self._read(keys=keys))
+        return _read_record(game_id, self._undecoded(self._read, keys))
+
+    def _undecoded(self, script: Script, keys: Sequence[str]) -> Any:
+        """``script``'s reply, its texts decoded here (``_text``) rather than by the client."""
+
+        def run() -> Any:
+            command = ("EVALSHA", script.sha, len(keys), *keys)
+            return self.redis.execute_command(*command, **{NEVER_DECODE: True})
+
+        try:
+            reply = run()
+        except NoScriptError:
+            # A server that restarted or flushed its scripts: loaded again, as redis-py does.
+            script.sha = self.redis.script_load(script.script)
+            reply = run()
+        return _text(reply)
 
     def get_many(self, game_ids: list[str]) -> list[GameRecord | DamagedHeader | None]:
         """``find`` for each id, in one round trip (a cluster's pipeline takes no script): each
@@ -478,7 +507,7 @@ class EventStore:
         longer, never shorter: a game whose stream looks longer is read again, in one step."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
-            pipe.hgetall(self._header_key(game_id))
+            pipe.execute_command("HGETALL", self._header_key(game_id), **{NEVER_DECODE: True})
             pipe.xlen(self._events_key(game_id))
         replies = pipe.execute(raise_on_error=False)
         found: list[GameRecord | DamagedHeader | None] = []
@@ -489,7 +518,7 @@ class EventStore:
             elif isinstance(length, redis.ResponseError):
                 reply = ["wrongtype", "stream", _flat(header)]
             else:
-                reply = ["ok", length, _flat(header)]
+                reply = ["ok", length, _flat(_text(header))]
             record = _read_record(game_id, reply)
             if isinstance(record, DamagedHeader) and "version" in record.problems:
                 record = self.find(game_id)
@@ -552,12 +581,20 @@ class EventStore:
             return []
         upper = f"0-{last}" if last is not None else "+"
         try:
-            entries = self.redis.xrange(self._events_key(game_id), f"0-{first}", upper)
+            entries = self.redis.execute_command(
+                "XRANGE", self._events_key(game_id), f"0-{first}", upper, **{NEVER_DECODE: True}
+            )
         except redis.ResponseError as error:
             if "WRONGTYPE" not in str(error):
                 raise
             raise damaged_header(game_id, {"stream": OTHER_TYPE}) from None
-        return [_stored_event(game_id, entry_id, fields) for entry_id, fields in entries]
+        events = []
+        for seq, (entry_id, fields) in enumerate(_text(entries), start=first):
+            # Event N is the entry 0-N: an entry anywhere else was moved behind the service's back.
+            if entry_id != f"0-{seq}":
+                raise damaged_event(game_id, seq, f"the stream holds entry {entry_id} in its place")
+            events.append(_stored_event(game_id, entry_id, fields))
+        return events
 
     def wait_events(
         self,
@@ -578,9 +615,13 @@ class EventStore:
         if client is not None:
             # On a cluster, the node serving the game's slot: the client follows it there.
             aim(client, self.redis, key)
-        reply = (client or self.redis).xread(
-            {key: f"0-{after_seq}"}, count=count, block=max(1, block_ms)
-        )
+        # Undecoded, as every read of a record (``_text``): an event that is not UTF-8 is named.
+        reply = _text(
+            (client or self.redis).execute_command(
+                "XREAD", "COUNT", count, "BLOCK", max(1, block_ms), "STREAMS", key,
+                f"0-{after_seq}", **{NEVER_DECODE: True},
+            )
+        )  # fmt: skip
         if isinstance(reply, dict):  # RESP3: {key: [entries]}
             entries = (reply.get(key) or [[]])[0]
         else:  # RESP2: [[key, entries]], or nothing
@@ -630,19 +671,26 @@ class EventStore:
         try:
             reply = self._append(keys=keys, args=args)
         except redis.ResponseError as error:
-            # The only error the script can meet: an entry already at the next seq's id.
+            if "WRONGTYPE" in str(error):
+                raise self._wrong_type(game_id, idempotency_key, idempotency_owner) from None
+            # The only other error the script can meet: an entry already at the next seq's id.
             if "equal or smaller" not in str(error):
                 raise
             raise damaged_header(
                 game_id, {"version": f"is {expected_version}, behind the events in the stream"}
             ) from None
+        except UnicodeDecodeError:
+            # The script answered with stored text that is not UTF-8 (a version, a record).
+            raise self._damage(game_id, idempotency_key) from None
         match reply:
             case ["appended", seq]:
                 return Appended(int(seq))
             case ["replayed", record]:
                 return Replayed(record)
-            case ["conflict", current]:
+            case ["conflict", current] if _INTEGER.fullmatch(current):
                 return Conflict(int(current))
+            case ["conflict", _]:
+                raise damaged_header(game_id, {"version": "is not an integer"})
             case ["other_head", _]:
                 return OtherHead()
             case ["finished"]:
@@ -653,6 +701,26 @@ class EventStore:
                 return Trimmed()
             case _:
                 return Missing()
+
+    def _wrong_type(self, game_id: str, key: str | None, owner: str) -> DamagedRecordError:
+        """The damage an append met as a key of another type: its idempotency record's, else
+        the header's or the stream's."""
+        if key and self.redis.type(self._idempotency_key(game_id, key, owner)) not in (
+            "string",
+            "none",
+        ):
+            return damaged_idempotency_record(game_id, key)
+        return self._damage(game_id, None)
+
+    def _damage(self, game_id: str, key: str | None) -> DamagedRecordError:
+        """What is damaged in a game an append could not read: its header or stream if they do
+        not decode, else the idempotency record of ``key``."""
+        found = self.find(game_id)
+        if isinstance(found, DamagedHeader):
+            return found.error()
+        if key:
+            return damaged_idempotency_record(game_id, key)
+        return damaged_header(game_id, {"header": "holds text that is not UTF-8"})
 
     def import_events(
         self,
@@ -685,8 +753,18 @@ class EventStore:
         return imported
 
     def idempotency_record(self, game_id: str, key: str, owner: str) -> str | None:
-        value: str | None = self.redis.get(self._idempotency_key(game_id, key, owner))
-        return value
+        """The record of a keyed append, as stored (DamagedRecordError for a key of another
+        type; text that is not UTF-8 keeps its bytes as surrogates, and does not decode)."""
+        try:
+            value = self.redis.execute_command(
+                "GET", self._idempotency_key(game_id, key, owner), **{NEVER_DECODE: True}
+            )
+        except redis.ResponseError as error:
+            if "WRONGTYPE" not in str(error):
+                raise
+            raise damaged_idempotency_record(game_id, key) from None
+        text: str | None = _text(value)
+        return text
 
     def ping(self) -> bool:
         return bool(self.redis.ping())
@@ -735,21 +813,22 @@ def _read_record(game_id: str, reply: list[Any]) -> GameRecord | DamagedHeader |
 
 
 def _record(game_id: str, fields: Mapping[str, str]) -> GameRecord | DamagedHeader | None:
-    # A header without a version is none yet: ``create`` writes the version last.
-    if "version" not in fields:
+    # No header at all is no game (``create`` writes every field at once); a header without its
+    # version is a damaged one.
+    if not fields:
         return None
     header = _HeaderFields(fields)
     values = {
         "game": header.required("game"),
         "players": header.required("players", _text_list),
-        "seed": header.required("seed", _integer),
+        "seed": header.required("seed", _seed),
         # Empty in a record of format 1, which has no commitment.
-        "seed_salt": fields.get("seed_salt") or None,
-        "seed_commitment": fields.get("seed_commitment") or None,
+        "seed_salt": header.optional("seed_salt") or None,
+        "seed_commitment": header.optional("seed_commitment") or None,
         "options": header.required("options", _json_object),
         "rules_version": header.required("rules_version"),
         "record_format": header.optional("record_format", _record_format) or LEGACY_FORMAT,
-        "created_at": header.required("created_at"),
+        "created_at": header.required("created_at", _instant),
         "version": header.required("version", _integer),
         "status": header.required("status", _status),
         "head_hash": header.required("head_hash"),
@@ -776,7 +855,9 @@ class _HeaderFields:
     def __init__(self, fields: Mapping[str, str]) -> None:
         self.fields = fields
         # Field name -> what is wrong with it.
-        self.problems: dict[str, str] = {}
+        self.problems: dict[str, str] = {
+            name: "is not UTF-8 text" for name, raw in fields.items() if _not_utf8(raw)
+        }
 
     def required(self, name: str, decode: Callable[[str], Any] = str) -> Any:
         if name not in self.fields:
@@ -786,7 +867,7 @@ class _HeaderFields:
     def optional(self, name: str, decode: Callable[[str], Any] = str) -> Any:
         """The decoded field, or None when it is absent or does not decode."""
         raw = self.fields.get(name)
-        if raw is None:
+        if raw is None or name in self.problems:
             return None
         try:
             return decode(raw)
@@ -807,6 +888,55 @@ def _integer(raw: str) -> int:
     if not _INTEGER.fullmatch(raw):
         raise ValueError("is not an integer")
     return int(raw)
+
+
+# The seed is an unsigned 64-bit integer (spec/determinism.md).
+_SEEDS = range(2**64)
+
+
+def _seed(raw: str) -> int:
+    value = _integer(raw)
+    if value not in _SEEDS:
+        raise ValueError("is not an unsigned 64-bit integer")
+    return value
+
+
+# An RFC 3339 instant in UTC, as the service writes them (2025-02-03T10:00:00.123Z) or an import
+# keeps them; the date and time must exist too.
+_INSTANT = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-]00:00)"
+)
+
+
+def _instant(raw: str) -> str:
+    if not _INSTANT.fullmatch(raw):
+        raise ValueError("is not an RFC 3339 UTC instant")
+    try:
+        datetime.fromisoformat(raw.upper().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError("is not an instant that exists") from None
+    return raw
+
+
+def _text(value: Any) -> Any:
+    """A reply read undecoded (``NEVER_DECODE``), as text: bytes that are not UTF-8 keep their
+    bytes as lone surrogates (``surrogateescape``), so that the field they are in is named as
+    damaged (``_not_utf8``) rather than the whole read failing."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogateescape")
+    if isinstance(value, list | tuple):
+        return [_text(item) for item in value]
+    if isinstance(value, dict):
+        return {_text(name): _text(item) for name, item in value.items()}
+    return value
+
+
+def _not_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _json(raw: str) -> Any:
@@ -856,6 +986,9 @@ def _stored_event(game_id: str, entry_id: str, fields: Mapping[str, str]) -> Sto
         body_json, at, hash = fields["body"], fields["at"], fields["hash"]
     except KeyError as missing:
         raise damaged_event(game_id, seq, f"it has no {missing.args[0]}") from None
+    for name, value in (("body", body_json), ("at", at), ("hash", hash)):
+        if _not_utf8(value):
+            raise damaged_event(game_id, seq, f"its {name} is not UTF-8 text")
     try:
         body = orjson.loads(body_json)
     except orjson.JSONDecodeError:

@@ -250,7 +250,7 @@ def test_the_pages_of_a_damaged_record_say_so(
     damage_header(real_redis, key_prefix, by_header["id"], "players", "Ana, Ben")
     served = fresh()
     for game, named in ((by_event, f"event {DAMAGED_SEQ}"), (by_header, "players")):
-        response = served.get(f"/games/{game['id']}/{page}")
+        response = served.get(f"/games/{game['id']}/{page}", headers={"Accept": "text/html"})
         assert response.status_code == 500
         assert response.mimetype == "text/html"
         text = response.get_data(as_text=True)
