@@ -17,7 +17,8 @@ Games are listed through sorted sets scored by a creation serial (the counter
 ``<prefix>games:serial``): ``<prefix>games:all``, ``<prefix>games:game:<game>`` and
 ``<prefix>games:player:<name>``; ``<prefix>games:commitments`` and ``<prefix>games:records``
 (hashes) and ``<prefix>games:played:<digest>`` (sets) know the games an import would make twice
-(``service.store.indexes`` says why none carries a hash tag).
+(``service.store.indexes`` says why none carries a hash tag). ``<prefix>archive:refused`` (a set)
+holds the games the archive job refused (``service.store.queue``).
 """
 
 from __future__ import annotations
@@ -47,3 +48,6 @@ class Keys:
 
     def index(self, kind: str = "all", value: str = "") -> str:
         return f"{self.prefix}games:{kind}:{value}" if value else f"{self.prefix}games:{kind}"
+
+    def refused(self) -> str:
+        return f"{self.prefix}archive:refused"
