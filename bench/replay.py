@@ -17,7 +17,8 @@ from bench.redis_target import RedisTarget
 from bench.stats import median, ratio
 from domain import get_game
 from service.store.audit import audit_game
-from service.store.events import EventStore, GameRecord
+from service.store.events import EventStore
+from service.store.records import GameRecord
 
 TARGET = 1 / 2
 

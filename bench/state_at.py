@@ -37,6 +37,7 @@ from domain import get_game
 from service import create_app
 from service.games import GameService
 from service.store.chain import new_salt
+from service.store.keys import Keys
 
 TARGET = 4.0
 RESULTS = Path(__file__).parent / "results" / "state_at.json"
@@ -110,7 +111,7 @@ def measure_one(
     cold = [_timed(client, f"/games/{game_id}/state?at={n}", headers) for n in cold_at]
     warm = [_timed(client, f"/games/{game_id}/state?at={n}", headers) for n in warm_at]
     latest += [_timed(client, f"/games/{game_id}/state", headers) for _ in range(samples)]
-    key = f"{target.prefix}{{{game_id}}}:snapshots"
+    key = Keys(target.prefix).snapshots(game_id)
     redis_client = target.client()
     try:
         count = redis_client.hlen(key)

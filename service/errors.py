@@ -21,7 +21,7 @@ from domain.errors import (
     UnknownGameError,
 )
 from service.store.connection import STORE_UNAVAILABLE
-from service.store.events import DamagedRecordError
+from service.store.damage import DamagedRecordError
 
 log = logging.getLogger(__name__)
 

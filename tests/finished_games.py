@@ -11,7 +11,7 @@ from typing import Any
 
 from domain.mada import Mada, MadaState
 from service.store.chain import FORMAT, event_hash, header_hash, seed_commitment
-from service.store.events import GameRecord, StoredEvent
+from service.store.records import GameRecord, StoredEvent
 
 GAME = Mada()
 

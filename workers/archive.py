@@ -29,8 +29,10 @@ from service.config import load_config
 from service.store.archive import Archive, archive_document
 from service.store.audit import audit_game
 from service.store.connection import STORE_UNAVAILABLE, StoreClient, close, connect, same_server
-from service.store.events import DamagedHeader, DamagedRecordError, EventStore, GameRecord
+from service.store.damage import DamagedRecordError
+from service.store.events import EventStore
 from service.store.queue import mark_refused
+from service.store.records import DamagedHeader, GameRecord
 from workers import stats
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ import redis
 from rq import Queue, Worker
 from rq.registry import StartedJobRegistry
 
-from service.store.events import DamagedHeader, EventStore, GameRecord
+from service.store.events import EventStore
 from service.store.queue import (
     JOB_MONITORING_SECONDS,
     WORKER_TTL,
@@ -22,6 +22,7 @@ from service.store.queue import (
     archive_queue_name,
     mark_refused,
 )
+from service.store.records import DamagedHeader, GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,8 @@ def unarchived_games(store: EventStore) -> Iterator[str]:
     for page in every_game(store):
         # As it goes: games stored before their commitments were indexed are indexed, so that
         # an import of one of them is known for what it is (409 already_imported).
-        store.index_commitments([header for header in page if isinstance(header, GameRecord)])
+        records = [header for header in page if isinstance(header, GameRecord)]
+        store.indexes.index_commitments(records)
         for header in page:
             if header is None:
                 continue
@@ -54,9 +56,9 @@ def every_game(store: EventStore) -> Iterator[list[GameRecord | DamagedHeader | 
     """Every game's record, newest first, a page at a time."""
     below = None
     while True:
-        rows = store.newest(below=below)
+        rows = store.indexes.newest(below=below)
         yield store.get_many([game_id for game_id, _ in rows])
-        if len(rows) < store.PAGE:
+        if len(rows) < store.indexes.PAGE:
             return
         below = rows[-1][1]
 

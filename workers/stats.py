@@ -47,7 +47,7 @@ from service.store.archive import Archive, events_of, read_document
 from service.store.audit import Audit, replay_record
 from service.store.chain import LEGACY_FORMAT
 from service.store.connection import StoreClient, server_of
-from service.store.events import GameRecord
+from service.store.records import GameRecord
 from workers import ratings
 
 log = logging.getLogger(__name__)

@@ -42,7 +42,7 @@ from domain.corrections import voided
 from domain.errors import TabletapeError
 from domain.viewers import Viewer
 from service.games import GameService
-from service.store.events import GameRecord, StoredEvent
+from service.store.records import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates
 from domain import game_names
 from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
 from service.store.chain import FORMAT, LEGACY_FORMAT
-from service.store.events import STATUSES
+from service.store.records import STATUSES
 
 # The example of a game's name in the OpenAPI document: the first game registered.
 EXAMPLE_GAME = game_names()[0]

@@ -58,7 +58,7 @@ from service.api.views import (
 )
 from service.errors import InvalidRequestError
 from service.games import GameService, event_json
-from service.store.events import GameRecord, StoredEvent
+from service.store.records import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
 

@@ -43,7 +43,8 @@ from service.api.schemas import (
 from service.errors import InvalidRequestError, UnauthorizedError
 from service.games import GameService, Tokens
 from service.jsonio import json_response
-from service.store.events import DamagedRecordError, GameRecord
+from service.store.damage import DamagedRecordError
+from service.store.records import GameRecord
 
 
 class _Parser(FlaskParser):

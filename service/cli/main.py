@@ -304,7 +304,7 @@ def export(game_id: str | None, every: bool, output: Any) -> None:
             raise click.ClickException(error.message) from None
         output.write(json.dumps(document, indent=1) + "\n")
         return
-    from service.store.events import DamagedHeader
+    from service.store.records import DamagedHeader
     from workers.queues import every_game
 
     damaged = 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.pages.plots import shown_number
-from service.store.events import GameRecord
+from service.store.records import GameRecord
 
 
 def result_words(record: GameRecord, player: str) -> str:

@@ -57,7 +57,8 @@ from service.stats.figures import game_stats, known_players, player_stats, versu
 from service.stats.ratings import leaderboard, player_ratings, rating_history
 from service.stats.schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, RatingsQuerySchema
 from service.store.chain import seed_commitment
-from service.store.events import DamagedRecordError, GameRecord
+from service.store.damage import DamagedRecordError
+from service.store.records import GameRecord
 
 pages = Blueprint(
     "pages",

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from service.store.events import GameRecord, StoredEvent
+from service.store.records import GameRecord, StoredEvent
 
 SUFFIX = ".json.gz"
 

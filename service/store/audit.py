@@ -15,7 +15,7 @@ from domain import get_game
 from domain.corrections import Fold
 from domain.errors import TabletapeError
 from service.store.chain import LEGACY_FORMAT, event_hash, header_hash, seed_commitment
-from service.store.events import GameRecord, StoredEvent
+from service.store.records import GameRecord, StoredEvent
 
 
 @dataclass

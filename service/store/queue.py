@@ -18,6 +18,7 @@ from rq.job import Job, JobStatus
 from rq.registry import FailedJobRegistry, StartedJobRegistry
 
 from service.store.connection import StoreClient
+from service.store.keys import Keys
 
 # The archive job, as RQ imports it in a worker.
 ARCHIVE_JOB = "workers.archive.archive_game"
@@ -47,20 +48,16 @@ def archive_job_id(key_prefix: str, game_id: str) -> str:
     return f"archive-{_name_part(key_prefix)}-{game_id}"
 
 
-def _refused_key(key_prefix: str) -> str:
-    return f"{key_prefix}archive:refused"
-
-
 def mark_refused(client: StoreClient, key_prefix: str, game_id: str) -> None:
     """Note in the store that the archive job refused ``game_id`` (its header now carries an
     ``archive_problem``, which nothing clears): /health counts these without reading every
     header."""
-    client.sadd(_refused_key(key_prefix), game_id)
+    client.sadd(Keys(key_prefix).refused(), game_id)
 
 
 def refused_games(client: StoreClient, key_prefix: str) -> int:
     """How many finished games the archive job refused: they will not be counted."""
-    return int(client.scard(_refused_key(key_prefix)))
+    return int(client.scard(Keys(key_prefix).refused()))
 
 
 class ArchiveQueue:

@@ -33,6 +33,7 @@ from domain.game import Game
 from domain.snapshot_codec import decode_state, encode_state
 from domain.viewers import RECORDER
 from service.store.connection import StoreClient
+from service.store.keys import Keys
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +56,10 @@ class SnapshotStore:
     def __init__(self, client: StoreClient, prefix: str = "tt:") -> None:
         self.redis = client
         self.prefix = prefix
+        self.keys = Keys(prefix)
 
     def key(self, game_id: str) -> str:
-        return f"{self.prefix}{{{game_id}}}:snapshots"
+        return self.keys.snapshots(game_id)
 
     def versions(self, game_id: str) -> list[int]:
         """The versions a snapshot is stored at (fields that are not a version are skipped)."""

@@ -25,7 +25,8 @@ from service.app import build_services
 from service.config import load_config
 from service.stats.figures import LIVE_ROOT, StatsKeys
 from service.store.connection import StoreClient, close, connect
-from service.store.events import Appended, Conflict, EventStore
+from service.store.events import EventStore
+from service.store.records import Appended, Conflict
 from tests.conftest import make_app
 from tests.redis_cluster import LocalCluster
 from tests.support.api import append, create, legal, play_to_the_end
@@ -130,8 +131,8 @@ def test_games_spread_over_all_three_masters(
 
 def test_the_keys_one_step_touches_share_a_slot(cluster_redis: RedisCluster) -> None:
     store = EventStore(cluster_redis, prefix="tt:")
-    game_keys = [store._header_key("g1"), store._events_key("g1"),
-                 store._idempotency_key("g1", "key-1", "seat0")]  # fmt: skip
+    game_keys = [store.keys.header("g1"), store.keys.events("g1"),
+                 store.keys.idempotency("g1", "key-1", "seat0")]  # fmt: skip
     assert len({cluster_redis.keyslot(key) for key in game_keys}) == 1
     # The live statistics and a rebuild's: the count script and the rebuild's swap span both.
     live, rebuilt = StatsKeys("tt:"), StatsKeys("tt:", f"{LIVE_ROOT}rebuild-0123")
@@ -148,7 +149,7 @@ def test_a_live_stream_reads_from_the_node_that_serves_its_game(
     by_master: dict[int, dict[str, Any]] = {}
     for seed in range(100):
         game = create(client, seed=seed)
-        by_master.setdefault(owner_port(cluster_redis, store._events_key(game["id"])), game)
+        by_master.setdefault(owner_port(cluster_redis, store.keys.events(game["id"])), game)
         if len(by_master) == len(redis_cluster.ports):
             break
     assert set(by_master) == set(redis_cluster.ports)

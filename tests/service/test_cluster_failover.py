@@ -27,7 +27,8 @@ from service.app import build_services
 from service.config import load_config
 from service.store import connection
 from service.store.connection import STORE_UNAVAILABLE, ReplicaNotConfirmedError, close
-from service.store.events import Appended, EventStore, Replayed
+from service.store.events import EventStore
+from service.store.records import Appended, Replayed
 from tests.cluster_failover import kill_a_master_under_load, master_of
 from tests.redis_cluster import LocalCluster
 from tests.support.records import BY_THE_RECORDER, record

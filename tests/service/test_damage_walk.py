@@ -25,7 +25,9 @@ from rq.registry import FailedJobRegistry
 
 from service.store.archive import archive_document
 from service.store.connection import StoreClient
-from service.store.events import DamagedHeader, DamagedRecordError, EventStore, GameRecord
+from service.store.damage import DamagedRecordError
+from service.store.events import EventStore
+from service.store.records import DamagedHeader, GameRecord
 from tests.conftest import make_app
 from tests.support.api import append, assert_error, create, legal, play_to_the_end
 from tests.support.workers import run_cli, worker_env

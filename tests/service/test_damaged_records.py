@@ -2,7 +2,7 @@
 500 ``damaged_record`` for that game alone, the workers mark it once and go on, and every other
 game, the listing and the statistics go on.
 
-The damage is written straight into Redis under the game's keys (``service.store.events``), as a
+The damage is written straight into Redis under the game's keys (``service.store.keys``), as a
 disk fault or a hand edit would. The reads are made by a service started after the damage
 (``fresh``): a process keeps the latest states of the games it served, and a damage made behind
 its back is seen once it reads the record again.

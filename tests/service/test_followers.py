@@ -21,7 +21,7 @@ from flask import Flask
 from domain.viewers import PUBLIC, RECORDER, seat
 from service.api.fanout import Batch, End, Hub, Subscription, reader_name
 from service.store.connection import StoreClient
-from service.store.events import StoredEvent
+from service.store.records import StoredEvent
 from tests.conftest import make_app
 from tests.served import serving
 from tests.support.api import append, create, legal, play_to_the_end

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from service.pages.results import result_words
 from service.pages.views import PLAYER_GAMES
-from service.store.events import GameRecord
+from service.store.records import GameRecord
 from tests.finished_games import Played
 from tests.support.api import create, play_to_the_end
 from tests.support.stats_pages import (

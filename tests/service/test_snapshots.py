@@ -19,7 +19,8 @@ from domain.corrections import fold
 from service.games import GameService, Tokens
 from service.store.archive import Archive
 from service.store.connection import StoreClient
-from service.store.events import EventStore, GameRecord
+from service.store.events import EventStore
+from service.store.records import GameRecord
 from service.store.snapshots import SnapshotStore, document, snapshot_digest
 from tests.conftest import make_app
 

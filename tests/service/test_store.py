@@ -7,14 +7,8 @@ import redis
 
 from service.store.chain import canonical_json, event_hash, header_hash
 from service.store.connection import StoreClient
-from service.store.events import (
-    Appended,
-    Conflict,
-    EventStore,
-    Finished,
-    Missing,
-    Replayed,
-)
+from service.store.events import EventStore
+from service.store.records import Appended, Conflict, Finished, Missing, Replayed
 from tests.support.records import BY_THE_RECORDER, record
 
 
@@ -163,8 +157,8 @@ def test_games_list_newest_first_by_game_and_player(
     store.create(record("a", players=["Ana", "Ben"]))
     store.create(record("b", game="other", players=["Caro", "Ben"]))
     store.create(record("c", players=["Ana", "Dan"]))
-    assert [gid for gid, _ in store.newest()] == ["c", "b", "a"]
-    assert [gid for gid, _ in store.newest(game="mada")] == ["c", "a"]
-    assert [gid for gid, _ in store.newest(player="Ben")] == ["b", "a"]
-    below = dict(store.newest())["b"]
-    assert [gid for gid, _ in store.newest(below=below)] == ["a"]
+    assert [gid for gid, _ in store.indexes.newest()] == ["c", "b", "a"]
+    assert [gid for gid, _ in store.indexes.newest(game="mada")] == ["c", "a"]
+    assert [gid for gid, _ in store.indexes.newest(player="Ben")] == ["b", "a"]
+    below = dict(store.indexes.newest())["b"]
+    assert [gid for gid, _ in store.indexes.newest(below=below)] == ["a"]

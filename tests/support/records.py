@@ -8,9 +8,7 @@ from typing import Any
 import redis
 
 from service.store.chain import FORMAT, header_hash, seed_commitment
-from service.store.events import (
-    GameRecord,
-)
+from service.store.records import GameRecord
 
 
 def record(game_id: str, **overrides: object) -> GameRecord:

@@ -1,0 +1,108 @@
+"""The indexes of the games: their listing, newest first, and what an import must not make twice.
+
+Games are listed through sorted sets scored by a creation serial (the counter
+``<prefix>games:serial``): ``<prefix>games:all``, ``<prefix>games:game:<game>`` and
+``<prefix>games:player:<name>`` (``service.store.keys``). They carry no hash tag: on a Redis Cluster
+each index is a slot of its own, chosen by its name, so the players' indexes and the games' spread
+over the masters; the index of all games (and the serial) is one slot, on one master. A creation
+adds one entry to 2 + players indexes, against a hundred appends or so for the game's moves on the
+game's own slot: the listings are a small share of the load. If the index of all games outgrew one
+node, it would be split by creation month (``games:all:<yyyy-mm>``, a page read from the newest
+month back). The index writes need no atomicity (a listing skips an id whose header it cannot
+read): they are single-key commands, pipelined without a transaction, which redis-py splits by
+node.
+
+An import is recognised by its seed commitment (``games:commitments``), by what its record
+records (``games:records``, ``chain.record_digest``) and by what it is played from
+(``games:played:<digest>``, ``chain.played_digest``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from service.store.chain import played_digest
+from service.store.connection import StoreClient
+from service.store.keys import Keys
+from service.store.records import GameRecord
+
+
+class GameIndexes:
+    """The indexes of the games stored under ``keys``; ``stored`` says whether a game's header is
+    there (damaged or not)."""
+
+    PAGE = 100
+
+    def __init__(self, client: StoreClient, keys: Keys, stored: Callable[[str], bool]) -> None:
+        self.redis = client
+        self.keys = keys
+        self._stored = stored
+
+    def add(self, record: GameRecord) -> None:
+        """Index a game just stored. Listed once stored: an index never names a game that is not
+        there yet."""
+        serial = self.redis.incr(self.keys.index("serial"))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(self.keys.index(), {record.id: serial})
+        pipe.zadd(self.keys.index("game", record.game), {record.id: serial})
+        for name in set(record.players):
+            pipe.zadd(self.keys.index("player", name), {record.id: serial})
+        if record.seed_commitment:
+            pipe.hsetnx(self.keys.index("commitments"), record.seed_commitment, record.id)
+        pipe.sadd(self.keys.index("played", played_digest(record.header)), record.id)
+        pipe.execute()
+
+    def newest(
+        self, *, game: str = "", player: str = "", below: int | None = None
+    ) -> list[tuple[str, int]]:
+        """Up to PAGE game ids with their creation serial, newest first, below a serial."""
+        if player:
+            key = self.keys.index("player", player)
+        elif game:
+            key = self.keys.index("game", game)
+        else:
+            key = self.keys.index()
+        top = f"({below}" if below is not None else "+inf"
+        rows = self.redis.zrevrangebyscore(
+            key, top, "-inf", start=0, num=self.PAGE, withscores=True
+        )
+        return [(game_id, int(serial)) for game_id, serial in rows]
+
+    def claim_commitment(self, commitment: str, game_id: str) -> str | None:
+        """Claim a seed commitment for a game about to be imported: None once it is this game's,
+        else the id of the game that holds it (a record imported twice makes one game). A claim
+        whose game was never stored (an import that died between the two) is taken over."""
+        return self._claim("commitments", commitment, game_id)
+
+    def claim_record(self, digest: str, game_id: str) -> str | None:
+        """Claim what a record records (``chain.record_digest``) for a game about to be
+        imported, as ``claim_commitment`` claims its commitment: of two imports of one record at
+        once, whatever their salt or format, one makes the game and the other is named it."""
+        return self._claim("records", digest, game_id)
+
+    def _claim(self, index: str, value: str, game_id: str) -> str | None:
+        key = self.keys.index(index)
+        if self.redis.hsetnx(key, value, game_id):
+            return None
+        held: str | None = self.redis.hget(key, value)
+        if held is not None and held != game_id and self._stored(held):
+            return held
+        self.redis.hset(key, value, game_id)
+        return None
+
+    def games_played_from(self, header: Mapping[str, Any]) -> list[str]:
+        """The ids of the games played from what ``header`` says (the same game, players, seed,
+        options and rules), imported or made here: ``add`` indexes each."""
+        return sorted(self.redis.smembers(self.keys.index("played", played_digest(header))))
+
+    def index_commitments(self, records: list[GameRecord]) -> None:
+        """Index the commitments of games stored before the index was kept (the recovery does
+        this as it goes over every game), and what each is played from, so that their imports
+        are recognised too."""
+        pipe = self.redis.pipeline(transaction=False)
+        for record in records:
+            if record.seed_commitment:
+                pipe.hsetnx(self.keys.index("commitments"), record.seed_commitment, record.id)
+            pipe.sadd(self.keys.index("played", played_digest(record.header)), record.id)
+        pipe.execute()

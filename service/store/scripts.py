@@ -1,0 +1,115 @@
+"""The store's Lua scripts (``service/store/lua/*.lua``), registered on its client, each called by a
+method that takes its arguments by name and lays them out as KEYS and ARGV in the order the
+script reads them (the block at the top of each file names them).
+
+Every script touches one game's keys alone (one slot). Those whose writes are acknowledged to a
+client (creating a game, appending, importing, restoring a stream) go through
+``service.store.connection.acknowledged_writes``, which on a cluster replies once a replica has the
+write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from redis.client import NEVER_DECODE
+from redis.exceptions import NoScriptError
+
+from service.store.codec import pairs, text
+from service.store.connection import StoreClient, acknowledged_writes
+
+
+@cache
+def source(name: str) -> str:
+    """The text of ``lua/<name>.lua``, shipped with the package (read once per process)."""
+    return (files(__package__) / "lua" / f"{name}.lua").read_text(encoding="utf-8")
+
+
+class Scripts:
+    """The scripts of one store's client."""
+
+    def __init__(self, client: StoreClient, replica_wait_ms: int) -> None:
+        self.redis = client
+        # On a cluster whose masters have replicas, a creation or an append is acknowledged once
+        # a replica has it too, waiting up to ``replica_wait_ms`` for it (0: not at all).
+        writes = acknowledged_writes(client, replica_wait_ms)
+        self._create = writes.script(source("create"))
+        self._append = writes.script(source("append"))
+        self._import = writes.script(source("import"))
+        self._restore = writes.script(source("restore"))
+        self._mark_archived = client.register_script(source("mark_archived"))
+        self._read = client.register_script(source("read"))
+
+    def create(self, *, header: str, fields: dict[str, str]) -> bool:
+        """Store a new game's header ``fields`` unless ``header`` exists: False if it does."""
+        return bool(self._create(keys=[header], args=pairs(fields)))
+
+    def append(
+        self,
+        *,
+        header: str,
+        events: str,
+        expected_version: int,
+        body: str,
+        at: str,
+        hash: str,
+        expected_head: str,
+        writer: str,
+        token_sha256: str,
+        result: str,
+        change: str,
+        idempotency: str | None,
+        record: str,
+        ttl: int,
+    ) -> Any:
+        """Append one event (``lua/append.lua``); ``idempotency``: the record's key of a keyed
+        append, else None. Only the arguments the script reads are sent."""
+        keys = [header, events]
+        args: list[str | int] = [
+            str(expected_version), body, at, hash, expected_head, writer, token_sha256
+        ]  # fmt: skip
+        if idempotency:
+            keys.append(idempotency)
+            args += [result, change, record, ttl]
+        elif change:
+            args += [result, change]
+        elif result:
+            args.append(result)
+        return self._append(keys=keys, args=args)
+
+    def restore(self, *, header: str, events: str, stream: list[str]) -> None:
+        """Put back a trimmed game's ``stream`` (body, at, hash of each event, in order)."""
+        self._restore(keys=[header, events], args=stream)
+
+    def mark_archived(self, *, header: str, events: str, version: int, trim: bool) -> bool:
+        return bool(
+            self._mark_archived(keys=[header, events], args=[str(version), "1" if trim else "0"])
+        )
+
+    def import_record(
+        self, *, header: str, events: str, count: int, stream: list[str], fields: dict[str, str]
+    ) -> None:
+        """Store ``count`` events (``stream``: body, at, hash of each) and the header's
+        ``fields`` into a game just created."""
+        self._import(keys=[header, events], args=[str(count), *stream, *pairs(fields)])
+
+    def read(self, *, header: str, events: str) -> Any:
+        """The read script's reply, its texts decoded here (``codec.text``) rather than by the
+        client."""
+        keys: Sequence[str] = [header, events]
+        script = self._read
+
+        def run() -> Any:
+            command = ("EVALSHA", script.sha, len(keys), *keys)
+            return self.redis.execute_command(*command, **{NEVER_DECODE: True})
+
+        try:
+            reply = run()
+        except NoScriptError:
+            # A server that restarted or flushed its scripts: loaded again, as redis-py does.
+            script.sha = self.redis.script_load(script.script)
+            reply = run()
+        return text(reply)
