@@ -35,7 +35,7 @@ _STAGES: list[tuple[str, int, str, str]] = [
     ("before_request hooks (the rate limit)", 1, "flask.Flask", "preprocess_request"),
     ("parse body: webargs + marshmallow", 1, "service.api.views._Parser", "parse"),
     ("parse body: event_body()", 1, "service.api.views", "event_body"),
-    ("GameService.append", 1, "service.games.GameService", "append"),
+    ("GameService.append", 1, "service.games.appending.Appending", "append"),
     ("cache.get: this process's snapshot", 2, "service.games.repository.StateCache", "get"),
     (
         "_current: the record from Redis (no snapshot)",

@@ -21,19 +21,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
-from domain.game import Event
-from domain.viewers import Viewer
 from service.games import who_may_act
 from service.games.appending import Appending, AppendResult, utc_now
 from service.games.reads import Reads, event_json
 from service.games.records import Records
-from service.games.repository import Repository, StateCache
+from service.games.repository import Repository, SnapshotShelf, StateCache
 from service.games.who_may_act import Tokens, key_owner, seat_token, token_digest
 from service.store.archive import Archive
-from service.store.audit import Audit
-from service.store.events import EventStore, GameRecord, StoredEvent
+from service.store.events import EventStore, GameRecord
 from service.store.snapshots import SNAPSHOT_EVERY, SnapshotStore
 
 __all__ = [
@@ -47,6 +44,27 @@ __all__ = [
     "token_digest",
     "utc_now",
 ]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class _Room(Generic[P, R]):
+    """A use case as the face shows it: ``face.<name>(...)`` calls ``face.<room>.<method>(...)``,
+    with the method's own parameters (the face writes no signature twice)."""
+
+    def __init__(self, room: str, method: Callable[Concatenate[Any, P], R]) -> None:
+        self.room = room
+        self.method = method.__name__
+
+    @overload
+    def __get__(self, face: None, owner: type) -> _Room[P, R]: ...
+    @overload
+    def __get__(self, face: object, owner: type | None = None) -> Callable[P, R]: ...
+    def __get__(self, face: object, owner: type | None = None) -> _Room[P, R] | Callable[P, R]:
+        if face is None:
+            return self  # the class's own attribute, as for a method
+        return cast(Callable[P, R], getattr(getattr(face, self.room), self.method))
 
 
 class GameService:
@@ -70,18 +88,43 @@ class GameService:
         recheck_seconds: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.repository = Repository(
-            store,
-            archive,
-            state_cache_size=state_cache_size,
-            snapshots=snapshots,
-            snapshot_every=snapshot_every,
-            recheck_seconds=recheck_seconds,
-            clock=clock,
-        )
+        cache = StateCache(state_cache_size, recheck_seconds, clock)
+        shelf = SnapshotShelf(snapshots, snapshot_every)
+        self.repository = Repository(store, archive, cache, shelf)
+        # ``recount`` is called with a game's id when its figures must be counted again (the
+        # archive job): by an append that ends or reopens a game, by the import of a finished one.
         self.appending = Appending(self.repository, recount)
         self.records = Records(self.repository, recount)
         self.reads = Reads(self.repository)
+
+    # The seats' links (``who_may_act``): the recorder's only --------------------------------------
+    def seat_links(self, record: GameRecord, token: str | None) -> list[str | None]:
+        return who_may_act.seat_links(record, token)
+
+    def replace_seat_link(self, record: GameRecord, token: str | None, seat: int) -> str:
+        return who_may_act.replace_seat_link(self.repository.store, record, token, seat)
+
+    # The state of a game at a version (``repository``) -------------------------------------------
+    get = _Room("repository", Repository.record)
+    state = _Room("repository", Repository.state_at)
+
+    # How an append is stored (``appending``) -----------------------------------------------------
+    append = _Room("appending", Appending.append)
+
+    # Records as wholes (``records``) -------------------------------------------------------------
+    create = _Room("records", Records.create)
+    export = _Room("records", Records.export)
+    import_record = _Room("records", Records.import_record)
+
+    # What a viewer reads (``reads``) -------------------------------------------------------------
+    list = _Room("reads", Reads.list)
+    view = _Room("reads", Reads.view)
+    legal_moves = _Room("reads", Reads.legal_moves)
+    legal_moves_ending = _Room("reads", Reads.legal_moves_ending)
+    events = _Room("reads", Reads.events)
+    events_json = _Room("reads", Reads.events_json)
+    audit = _Room("reads", Reads.audit)
+    audit_by_id = _Room("reads", Reads.audit_by_id)
 
     # What the rooms share, as the views and the tests name it -------------------------------------
     @property
@@ -98,82 +141,12 @@ class GameService:
 
     @property
     def snapshots(self) -> SnapshotStore | None:
-        return self.repository.snapshots
+        return self.repository.shelf.store
 
     @property
     def clock(self) -> Callable[[], float]:
-        return self.repository.clock
+        return self.repository.cache.clock
 
     @clock.setter
     def clock(self, clock: Callable[[], float]) -> None:
-        self.repository.clock = clock
-
-    # Records ------------------------------------------------------------------------------------
-    def create(
-        self, game_name: str, players: list[str], seed: int | None, options: dict[str, Any]
-    ) -> tuple[GameRecord, Tokens]:
-        return self.records.create(game_name, players, seed, options)
-
-    def get(self, game_id: str) -> GameRecord:
-        return self.repository.record(game_id)
-
-    def export(self, record: GameRecord) -> dict[str, Any]:
-        return self.records.export(record)
-
-    def import_record(self, document: dict[str, Any]) -> tuple[GameRecord, Tokens]:
-        return self.records.import_record(document)
-
-    # The seats' links ---------------------------------------------------------------------------
-    def seat_links(self, record: GameRecord, token: str | None) -> list[str | None]:
-        return who_may_act.seat_links(record, token)
-
-    def replace_seat_link(self, record: GameRecord, token: str | None, seat: int) -> str:
-        return who_may_act.replace_seat_link(self.repository.store, record, token, seat)
-
-    # Appending ----------------------------------------------------------------------------------
-    def append(
-        self,
-        game_id: str,
-        token: str | None,
-        event: Event,
-        *,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> AppendResult:
-        return self.appending.append(
-            game_id, token, event, if_match=if_match, idempotency_key=idempotency_key
-        )
-
-    # Reads --------------------------------------------------------------------------------------
-    def state(self, record: GameRecord, at: int | None = None) -> Any:
-        return self.repository.state_at(record, at)
-
-    def list(
-        self, *, game: str, status: str, player: str, limit: int, cursor: int | None
-    ) -> tuple[list[GameRecord], int | None]:
-        return self.reads.list(game=game, status=status, player=player, limit=limit, cursor=cursor)
-
-    def view(self, record: GameRecord, at: int | None, viewer: Viewer) -> dict[str, Any]:
-        return self.reads.view(record, at, viewer)
-
-    def legal_moves(self, record: GameRecord, viewer: Viewer) -> list[dict[str, Any]]:
-        return self.reads.legal_moves(record, viewer)
-
-    def legal_moves_ending(
-        self, record: GameRecord, viewer: Viewer
-    ) -> tuple[list[dict[str, Any]], list[bool]]:
-        return self.reads.legal_moves_ending(record, viewer)
-
-    def events(self, record: GameRecord, first: int, limit: int) -> list[StoredEvent]:
-        return self.reads.events(record, first, limit)
-
-    def events_json(
-        self, record: GameRecord, first: int, limit: int, viewer: Viewer
-    ) -> list[dict[str, Any]]:
-        return self.reads.events_json(record, first, limit, viewer)
-
-    def audit(self, record: GameRecord) -> Audit:
-        return self.reads.audit(record)
-
-    def audit_by_id(self, game_id: str) -> Audit:
-        return self.reads.audit_by_id(game_id)
+        self.repository.cache.clock = clock

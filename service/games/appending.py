@@ -116,16 +116,15 @@ class Appending:
         snapshot = cache.get(game_id)
         trusted = (
             snapshot is not None
-            and repository.trusted(snapshot)
+            and cache.trusted(snapshot)
             and if_match in (None, snapshot.record.version)
         )
         for _ in range(_MAX_APPEND_ATTEMPTS):
             if not trusted:
-                snapshot = self._current(
-                    game_id, token, event, if_match, idempotency_key, body_digest
-                )
-                if isinstance(snapshot, AppendResult):
-                    return snapshot
+                found = self._current(game_id, token, event, if_match, idempotency_key, body_digest)
+                if isinstance(found, AppendResult):
+                    return found
+                snapshot = found
             assert snapshot is not None
             record = snapshot.record
             game = rules_of(record)

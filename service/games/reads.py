@@ -62,32 +62,6 @@ class Reads:
     def __init__(self, repository: Repository) -> None:
         self.repository = repository
 
-    def list(
-        self, *, game: str, status: str, player: str, limit: int, cursor: int | None
-    ) -> tuple[list[GameRecord], int | None]:
-        """Newest games first; the cursor is the creation serial the next page starts below."""
-        store = self.repository.store
-        found: list[GameRecord] = []
-        below = cursor
-        while True:
-            rows = store.newest(game=game, player=player, below=below)
-            records = store.get_many([game_id for game_id, _ in rows])
-            for record, (_, serial) in zip(records, rows, strict=True):
-                if isinstance(record, DamagedHeader):
-                    # A list shows headers: one that does not decode is left out, not the others.
-                    log.warning("game %s left out of a listing: %s", record.id, record.error())
-                    continue
-                if record is None or (game and record.game != game):
-                    continue
-                if status and record.status != status:
-                    continue
-                found.append(record)
-                if len(found) == limit:
-                    return found, serial
-            if len(rows) < store.PAGE:
-                return found, None
-            below = rows[-1][1]
-
     def view(self, record: GameRecord, at: int | None, viewer: Viewer) -> dict[str, Any]:
         return state_view(self.repository, record, at, viewer)
 
@@ -125,6 +99,32 @@ class Reads:
         void = voided([stored.body for stored in every])
         page = range(first - 1, min(first - 1 + limit, len(every)))
         return [{**event_json(game, every[i], viewer), "void": void[i]} for i in page]
+
+    def list(
+        self, *, game: str, status: str, player: str, limit: int, cursor: int | None
+    ) -> tuple[list[GameRecord], int | None]:
+        """Newest games first; the cursor is the creation serial the next page starts below."""
+        store = self.repository.store
+        found: list[GameRecord] = []
+        below = cursor
+        while True:
+            rows = store.newest(game=game, player=player, below=below)
+            records = store.get_many([game_id for game_id, _ in rows])
+            for record, (_, serial) in zip(records, rows, strict=True):
+                if isinstance(record, DamagedHeader):
+                    # A list shows headers: one that does not decode is left out, not the others.
+                    log.warning("game %s left out of a listing: %s", record.id, record.error())
+                    continue
+                if record is None or (game and record.game != game):
+                    continue
+                if status and record.status != status:
+                    continue
+                found.append(record)
+                if len(found) == limit:
+                    return found, serial
+            if len(rows) < store.PAGE:
+                return found, None
+            below = rows[-1][1]
 
     # Audit ---------------------------------------------------------------------------------------
     def audit(self, record: GameRecord) -> Audit:

@@ -6,8 +6,8 @@ One way each, named for it, tried in this order by ``Repository.state_at``:
   ``recheck_seconds`` after its last check against the whole stored record, then checked again
   (``checked_against_record``); a stale one is caught up with the events after it (``caught_up``);
 - ``from_stored_snapshot``: the latest sound snapshot stored at or below the version, and the
-  events after it, written beside the record every ``snapshot_every`` events
-  (``service.store.snapshots``);
+  events after it (``SnapshotShelf``: written beside the record every K events,
+  ``service.store.snapshots``);
 - ``replayed_from_seed``: the record's events folded from its start.
 
 The events come from the stream while the game has one, else from its archive
@@ -52,7 +52,7 @@ class Snapshot:
 
     record: GameRecord
     state: Any
-    # When (Repository.clock) the state was last replayed from the seed over the whole stored
+    # When (StateCache.clock) the state was last replayed from the seed over the whole stored
     # record: a state derived from a checked one (an append, a catch-up) keeps its time; one
     # never checked so (rebuilt from stored snapshots) has none, -inf.
     checked_at: float = float("-inf")
@@ -65,14 +65,29 @@ class StateCache:
     missing one is rebuilt from the stream. It saves an append from replaying the whole game and,
     when it is current, from reading the header at all: the store's version check catches a stale
     one. What it holds is trusted for CACHE_RECHECK_SECONDS after its last check against the
-    whole stored record (``Repository.recheck_seconds``): a record damaged behind the process's
-    back is then seen.
+    whole stored record (``recheck_seconds``): a record damaged behind the process's back is then
+    seen.
     """
 
-    def __init__(self, size: int) -> None:
+    def __init__(
+        self,
+        size: int,
+        recheck_seconds: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._size = size
         self._snapshots: OrderedDict[str, Snapshot] = OrderedDict()
         self._lock = threading.Lock()
+        # A cached state older than this (seconds since its last check, by ``clock``) is
+        # checked against the whole stored record, replayed from the seed, before it serves a
+        # read or an append: a record changed behind this process's back is seen within it.
+        # 0: on every use.
+        self.recheck_seconds = recheck_seconds
+        self.clock = clock
+
+    def trusted(self, snapshot: Snapshot) -> bool:
+        """Whether a cached snapshot may serve without a check against the stored record."""
+        return self.clock() - snapshot.checked_at < self.recheck_seconds
 
     def get(self, game_id: str) -> Snapshot | None:
         with self._lock:
@@ -116,33 +131,71 @@ def start_of(game: Game[Any], record: GameRecord) -> Any:
         ) from None
 
 
+class SnapshotShelf:
+    """The states stored beside a game's record every ``every`` events (``store``; None or 0:
+    none, and every state not in the cache is replayed from the seed). A snapshot is a cache:
+    one that cannot be listed, read or written costs a longer replay, never a failed one."""
+
+    def __init__(self, store: SnapshotStore | None, every: int = SNAPSHOT_EVERY) -> None:
+        self.store = store
+        self.every = every
+
+    def serves(self, target: int) -> bool:
+        """Whether the state after event ``target`` may be replayed from a stored snapshot."""
+        return self.store is not None and 0 < self.every <= target
+
+    def versions(self, record: GameRecord) -> list[int]:
+        assert self.store is not None
+        try:
+            return self.store.versions(record.id)
+        except Exception as error:
+            # A snapshot is a cache: without them, the state is replayed from the seed.
+            log.warning("the snapshots of game %s cannot be listed: %s", record.id, error)
+            return []
+
+    def stored(self, game: Game[Any], record: GameRecord, at: StoredEvent, start: Any) -> Any:
+        """The state of the snapshot stored at event ``at`` if it is sound, else None."""
+        assert self.store is not None
+        try:
+            raw = self.store.raw(record.id, at.seq)
+        except Exception as error:
+            log.warning("snapshot %s of game %s cannot be read: %s", at.seq, record.id, error)
+            return None
+        if raw is None:
+            return None
+        found = read_document(game, raw, at.seq, at.hash, record.rules_version, start)
+        return None if found is None else found.state
+
+    def write(
+        self,
+        game: Game[Any],
+        record: GameRecord,
+        start: Any,
+        passed: list[tuple[StoredEvent, Any]],
+    ) -> None:
+        """Best effort: a snapshot not written costs a later read a longer replay, nothing more."""
+        assert self.store is not None
+        try:
+            rules = record.rules_version
+            documents = {
+                stored.seq: document(game, stored.seq, stored.hash, rules, state, start)
+                for stored, state in passed
+            }
+            self.store.write(record.id, documents)
+        except Exception as error:
+            log.warning("the snapshots of game %s were not written: %s", record.id, error)
+
+
 class Repository:
     """A game's record and events as stored, and its state at any version."""
 
     def __init__(
-        self,
-        store: EventStore,
-        archive: Archive,
-        *,
-        state_cache_size: int = 4096,
-        snapshots: SnapshotStore | None = None,
-        snapshot_every: int = SNAPSHOT_EVERY,
-        recheck_seconds: float = 5.0,
-        clock: Callable[[], float] = time.monotonic,
+        self, store: EventStore, archive: Archive, cache: StateCache, shelf: SnapshotShelf
     ) -> None:
         self.store = store
         self.archive = archive
-        self.cache = StateCache(state_cache_size)
-        # The state after every ``snapshot_every`` events, kept beside the record (None or 0:
-        # none; every state not in the cache is then replayed from the seed).
-        self.snapshots = snapshots
-        self.snapshot_every = snapshot_every
-        # A cached state older than this (seconds since its last check, by ``clock``) is
-        # checked against the whole stored record, replayed from the seed, before it serves a
-        # read or an append: a record changed behind this process's back is seen within it.
-        # 0: on every use.
-        self.recheck_seconds = recheck_seconds
-        self.clock = clock
+        self.cache = cache
+        self.shelf = shelf
 
     # The record and its events -------------------------------------------------------------------
     def record(self, game_id: str) -> GameRecord:
@@ -181,10 +234,6 @@ class Repository:
         return isinstance(now, GameRecord) and now.trimmed and now.version == record.version
 
     # The state at a version ----------------------------------------------------------------------
-    def trusted(self, snapshot: Snapshot) -> bool:
-        """Whether a cached snapshot may serve without a check against the stored record."""
-        return self.clock() - snapshot.checked_at < self.recheck_seconds
-
     def state_at(self, record: GameRecord, at: int | None = None) -> Any:
         """The state after the first ``at`` events (default: all), from the cache when it serves,
         else from the nearest stored snapshot below it (``from_stored_snapshot``).
@@ -197,7 +246,11 @@ class Repository:
             cached = None
         # A cached state serves the states from its own version on: past the interval, it is
         # checked first (a state before it, ``state?at=``, is replayed without it).
-        if cached is not None and cached.record.version <= target and not self.trusted(cached):
+        if (
+            cached is not None
+            and cached.record.version <= target
+            and not self.cache.trusted(cached)
+        ):
             cached = self.checked_against_record(record)
         # A snapshot serves only on the store's own head: the same version at another head is a
         # lost write followed by another process's.
@@ -218,9 +271,9 @@ class Repository:
         checked_at = cached.checked_at if cached is not None else float("-inf")
         if state is None:
             state = self.from_stored_snapshot(game, record, target)
-            if not self._snapshots_serve(target):
+            if not self.shelf.serves(target):
                 # Replayed from the seed: as good as a check.
-                checked_at = self.clock()
+                checked_at = self.cache.clock()
         if target == record.version:
             self.cache.put(Snapshot(record, state, checked_at))
         return state
@@ -232,7 +285,7 @@ class Repository:
         game = rules_of(record)
         events = self.stored_events(record)
         state = folded_from_start(game, record.id, start_of(game, record), events).state
-        checked = Snapshot(record, state, self.clock())
+        checked = Snapshot(record, state, self.cache.clock())
         self.cache.put(checked)
         return checked
 
@@ -243,26 +296,22 @@ class Repository:
         current = (record.version, record.head_hash)
         if (
             cached is not None
-            and self.trusted(cached)
+            and self.cache.trusted(cached)
             and (cached.record.version, cached.record.head_hash) == current
         ):
             return
         # Replayed from the seed: a check of the whole record.
         state = self.replayed_from_seed(game, record, events)
         if len(events) == record.version:
-            self.cache.put(Snapshot(record, state, self.clock()))
-
-    def _snapshots_serve(self, target: int) -> bool:
-        """Whether the state after event ``target`` may be replayed from a stored snapshot."""
-        return self.snapshots is not None and 0 < self.snapshot_every <= target
+            self.cache.put(Snapshot(record, state, self.cache.clock()))
 
     def from_stored_snapshot(self, game: Game[Any], record: GameRecord, target: int) -> Any:
         """The state after event ``target``, replayed from the latest stored snapshot at or below
         it that is sound (its version's, at the stored hash of its event, decoding) and that no
         retraction up to ``target`` reaches back before; else from the seed. The snapshots the
         replay passes and the store lacks are written, best effort."""
-        every = self.snapshot_every
-        if not self._snapshots_serve(target):
+        every = self.shelf.every
+        if not self.shelf.serves(target):
             return self.replayed_from_seed(game, record, self.stored_events(record, 1, target))
         start = start_of(game, record)
         # First the snapshot right below: one read of it, and of the events after it.
@@ -272,13 +321,13 @@ class Repository:
             # The store holds fewer events than the header says: replayed as it ever was.
             return self.replayed_from_seed(game, record, self.stored_events(record, 1, target))
         if not _reaches_back(events[1:]):
-            found = self._stored_snapshot(game, record, events[0], start)
+            found = self.shelf.stored(game, record, events[0], start)
             if found is not None:
                 return self.folded_writing_snapshots(
                     game, record, start, found, events[1:], {first}
                 )
         # Else any sound one further down, or the seed.
-        stored = self._snapshot_versions(record)
+        stored = self.shelf.versions(record)
         usable = [version for version in reversed(stored) if 0 < version < target // every * every]
         base, state = 0, start
         unsound: set[int] = {target // every * every}
@@ -288,7 +337,7 @@ class Repository:
                 first = version
             if _reaches_back(events[version - first + 1 :]):
                 continue
-            found = self._stored_snapshot(game, record, events[version - first], start)
+            found = self.shelf.stored(game, record, events[version - first], start)
             if found is None:
                 unsound.add(version)
                 continue
@@ -311,8 +360,8 @@ class Repository:
         """The state after the record's first ``len(events)`` events, replayed from its start;
         the snapshots it passes and the store lacks are written."""
         start = start_of(game, record)
-        if self.snapshots is not None and 0 < self.snapshot_every <= len(events):
-            have = set(self._snapshot_versions(record))
+        if self.shelf.serves(len(events)):
+            have = set(self.shelf.versions(record))
             return self.folded_writing_snapshots(game, record, start, start, events, have)
         if any(is_correction(stored.body) for stored in events):
             return folded_from_start(game, record.id, start, events).state
@@ -332,7 +381,7 @@ class Repository:
         unless ``have`` holds it."""
         folded = Fold(game, state)
         passed: list[tuple[StoredEvent, Any]] = []
-        every = self.snapshot_every
+        every = self.shelf.every
         for stored in events:
             try:
                 folded.add(stored.body)
@@ -341,52 +390,8 @@ class Repository:
             if every > 0 and stored.seq % every == 0 and stored.seq not in have:
                 passed.append((stored, folded.state))
         if passed:
-            self._write_snapshots(game, record, start, passed)
+            self.shelf.write(game, record, start, passed)
         return folded.state
-
-    # The stored snapshots ------------------------------------------------------------------------
-    def _snapshot_versions(self, record: GameRecord) -> list[int]:
-        assert self.snapshots is not None
-        try:
-            return self.snapshots.versions(record.id)
-        except Exception as error:
-            # A snapshot is a cache: without them, the state is replayed from the seed.
-            log.warning("the snapshots of game %s cannot be listed: %s", record.id, error)
-            return []
-
-    def _stored_snapshot(
-        self, game: Game[Any], record: GameRecord, at: StoredEvent, start: Any
-    ) -> Any:
-        """The state of the snapshot stored at event ``at`` if it is sound, else None."""
-        assert self.snapshots is not None
-        try:
-            raw = self.snapshots.raw(record.id, at.seq)
-        except Exception as error:
-            log.warning("snapshot %s of game %s cannot be read: %s", at.seq, record.id, error)
-            return None
-        if raw is None:
-            return None
-        found = read_document(game, raw, at.seq, at.hash, record.rules_version, start)
-        return None if found is None else found.state
-
-    def _write_snapshots(
-        self,
-        game: Game[Any],
-        record: GameRecord,
-        start: Any,
-        passed: list[tuple[StoredEvent, Any]],
-    ) -> None:
-        """Best effort: a snapshot not written costs a later read a longer replay, nothing more."""
-        assert self.snapshots is not None
-        try:
-            rules = record.rules_version
-            documents = {
-                stored.seq: document(game, stored.seq, stored.hash, rules, state, start)
-                for stored, state in passed
-            }
-            self.snapshots.write(record.id, documents)
-        except Exception as error:
-            log.warning("the snapshots of game %s were not written: %s", record.id, error)
 
 
 def _reaches_back(events: list[StoredEvent]) -> bool:
