@@ -35,21 +35,31 @@ _STAGES: list[tuple[str, int, str, str]] = [
     ("before_request hooks (the rate limit)", 1, "flask.Flask", "preprocess_request"),
     ("parse body: webargs + marshmallow", 1, "service.api.views._Parser", "parse"),
     ("parse body: event_body()", 1, "service.api.views", "event_body"),
-    ("GameService.append", 1, "service.games.GameService", "append"),
-    ("cache.get: this process's snapshot", 2, "service.games.StateCache", "get"),
-    ("_current: the record from Redis (no snapshot)", 2, "service.games.GameService", "_current"),
+    ("GameService.append", 1, "service.games.appending.Appending", "append"),
+    ("cache.get: this process's snapshot", 2, "service.games.repository.StateCache", "get"),
+    (
+        "_current: the record from Redis (no snapshot)",
+        2,
+        "service.games.appending.Appending",
+        "_current",
+    ),
     ("store.get: HGETALL header + decode", 3, "service.store.events.EventStore", "get"),
-    ("state: rebuilt from the stream", 3, "service.games.GameService", "state"),
-    ("viewer: sha256 of the token", 2, "service.games.GameService", "viewer"),
+    ("state: rebuilt from the stream", 3, "service.games.repository.Repository", "state_at"),
+    ("viewer: sha256 of the token", 2, "service.games.who_may_act", "viewer"),
     ("Mada.apply: check + evolve", 2, "domain.mada.rules.Mada", "apply"),
-    ("canonical_json (orjson, sorted keys)", 2, "service.games", "canonical_json"),
-    ("event_hash: canonical JSON + sha256", 2, "service.games", "event_hash"),
+    ("canonical_json (orjson, sorted keys)", 2, "service.games.appending", "canonical_json"),
+    ("event_hash: canonical JSON + sha256", 2, "service.games.appending", "event_hash"),
     ("Mada.result", 2, "domain.mada.rules.Mada", "result"),
     ("Mada.view(full) for the response", 2, "domain.mada.rules.Mada", "view"),
     ("store.append: Lua EVALSHA round trip", 2, "service.store.events.EventStore", "append"),
-    ("cache.put", 2, "service.games.StateCache", "put"),
-    ("utc_now", 2, "service.games", "utc_now"),
-    ("_finished: archive job enqueued (a game's end)", 2, "service.games.GameService", "_finished"),
+    ("cache.put", 2, "service.games.repository.StateCache", "put"),
+    ("utc_now", 2, "service.games.appending", "utc_now"),
+    (
+        "ask_recount: archive job enqueued (a game's end)",
+        2,
+        "service.games.appending",
+        "ask_recount",
+    ),
     ("json_response (orjson)", 1, "service.api.views", "json_response"),
     ("after_request hooks", 1, "flask.Flask", "process_response"),
 ]
@@ -226,7 +236,7 @@ def _top_functions(
 
 
 def _short(filename: str) -> str:
-    """A path from its package: flask/app.py, service/games.py, json/__init__.py."""
+    """A path from its package: flask/app.py, service/games/appending.py, json/__init__.py."""
     filename = filename.removeprefix(f"{REPO}/")
     return re.sub(r"^.*/(site-packages|lib/python3\.\d+)/", "", filename)
 

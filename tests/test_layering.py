@@ -4,8 +4,14 @@
                       ^                                                             |
                       +------------  workers  <-------------------------------------+
 
+    and between the store and the API and the pages, the use cases:
+
+    service.store  <-  service.games  <-  service.api, service.pages
+
 - ``domain/`` (rules, no I/O) imports nothing of the service or the workers;
 - the store stands on the domain alone;
+- the use cases (``service/games/``) stand on the domain, the store and the service's hall
+  (errors), never on the API, the pages, the statistics or the command line;
 - the workers stand on the domain, the store, the statistics' key layout and the configuration,
   never on the API or the pages; the API enqueues their jobs by dotted name;
 - only the command line (``service/cli/``) imports the workers;
@@ -133,6 +139,12 @@ def test_the_store_stands_on_the_domain_alone() -> None:
     assert offenders({"service.store": {"domain"}}) == []
 
 
+def test_the_use_cases_stand_on_the_store_never_on_the_views() -> None:
+    rooms = {room_of(m) for m in source_modules() if m.startswith("service.games.")}
+    assert rooms == {"service.games"}
+    assert offenders({"service.games": {"domain", "service.store", "service"}}) == []
+
+
 def test_the_workers_use_the_store_and_the_statistics_never_the_api_or_the_pages() -> None:
     allowed = {"domain", "service.store", "service.stats", "service.config", "service"}
     assert offenders({"workers": allowed}) == []
@@ -150,8 +162,9 @@ def test_only_the_command_line_imports_the_workers() -> None:
 
 def test_a_forbidden_import_is_found() -> None:
     graph = import_graph()
-    assert "service.store.events" in graph["service.games"]
-    assert offenders({"service": set()})  # service.games imports the store: not allowed here
+    assert "service.store.records" in graph["service.games.appending"]
+    # The use cases import the store: not allowed here.
+    assert "service.games.appending -> service.store.records" in offenders({"service.games": set()})
 
 
 def test_the_api_enqueues_the_archive_job_by_its_dotted_name() -> None:

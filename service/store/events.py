@@ -24,7 +24,6 @@ stops a listing or a worker.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import redis
@@ -77,8 +76,6 @@ IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 class EventStore:
     """How a game's record is written and read: its header, its events, its idempotency records.
     The keys are ``keys``'s, the bytes ``codec``'s, the listings ``indexes``'s."""
-
-    PAGE = GameIndexes.PAGE
 
     def __init__(
         self,
@@ -183,21 +180,6 @@ class EventStore:
 
     def mark_archive_problem(self, game_id: str, problem: str) -> None:
         self.redis.hset(self.keys.header(game_id), "archive_problem", problem)
-
-    # Kept for service/games.py and its callers until they ask ``store.indexes`` themselves.
-    def newest(
-        self, *, game: str = "", player: str = "", below: int | None = None
-    ) -> list[tuple[str, int]]:
-        return self.indexes.newest(game=game, player=player, below=below)
-
-    def claim_commitment(self, commitment: str, game_id: str) -> str | None:
-        return self.indexes.claim_commitment(commitment, game_id)
-
-    def claim_record(self, digest: str, game_id: str) -> str | None:
-        return self.indexes.claim_record(digest, game_id)
-
-    def games_played_from(self, header: Mapping[str, Any]) -> list[str]:
-        return self.indexes.games_played_from(header)
 
     # Events ---------------------------------------------------------------------------------------
     def events(self, game_id: str, first: int = 1, last: int | None = None) -> list[StoredEvent]:
@@ -401,23 +383,3 @@ class EventStore:
 
     def ping(self) -> bool:
         return bool(self.redis.ping())
-
-
-# Re-exported for service/games.py until it imports from the rooms
-__all__ = [
-    "Appended",
-    "Conflict",
-    "DamagedHeader",
-    "DamagedRecordError",
-    "EventStore",
-    "Finished",
-    "GameRecord",
-    "OtherHead",
-    "Replayed",
-    "Revoked",
-    "StoredEvent",
-    "Trimmed",
-    "damaged_event",
-    "damaged_header",
-    "damaged_idempotency_record",
-]
