@@ -26,7 +26,15 @@ from typing import Any
 import orjson
 
 from domain import get_game
-from domain.corrections import Fold, check_abandon, is_abandon, is_correction, is_retract, voided
+from domain.corrections import (
+    CORRECTION_WORDS,
+    Fold,
+    check_abandon,
+    is_abandon,
+    is_correction,
+    is_retract,
+    voided,
+)
 from domain.errors import GameFinishedError, InvalidOptionsError, TabletapeError, UnknownGameError
 from domain.game import Event, Game
 from domain.viewers import PUBLIC, RECORDER, Viewer, seat
@@ -403,11 +411,13 @@ class GameService:
                 if change == "abandon"
                 else "active"
             )
+            shown = event_json(game, stored, reader)
             response = {
                 "seq": seq,
                 "version": seq,
-                "event": event_json(game, stored, reader),
+                "event": shown,
                 "state": self._view(game, state, seq, reader, status),
+                "words": move_words(game, shown, record.players),
             }
             outcome = self.store.append(
                 game_id,
@@ -926,6 +936,34 @@ def event_json(game: Game[Any], stored: StoredEvent, viewer: Viewer) -> dict[str
     if viewer.sees_all:
         shown["hash"] = stored.hash
     return shown
+
+
+def move_words(game: Game[Any], event: dict[str, Any], players: list[str]) -> str:
+    """A move in words, for the API's answers and the pages: a correction's words are every
+    game's, the rest the game's own (``Game.describe``). Given an event as a reader sees it
+    (``event_json``), the words say nothing that reader may not see: a hidden field is left out
+    of the event, and so of its words. They travel beside the event, never in it, whose fields
+    are what its hash covers."""
+    return CORRECTION_WORDS.get(event.get("type", "")) or game.describe(event, players)
+
+
+def legal_words(
+    game: Game[Any], moves: list[dict[str, Any]], players: list[str]
+) -> tuple[list[str], list[str]]:
+    """Beside each legal move, its words, and its words without what chance brought (the fields
+    ``Game.chance_fields`` names), which the recorder's page says on one button for the moves that
+    differ only by those."""
+    fields = game.chance_fields
+    words, base = [], []
+    for move in moves:
+        words.append(move_words(game, move, players))
+        chance = fields.get(move.get("type", ""), fields.get("*", ()))
+        base.append(
+            move_words(game, {k: v for k, v in move.items() if k not in chance}, players)
+            if any(name in move for name in chance)
+            else words[-1]
+        )
+    return words, base
 
 
 def _reaches_back(events: list[StoredEvent]) -> bool:

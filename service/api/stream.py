@@ -50,7 +50,7 @@ from service.api.requests import (
 )
 from service.api.views import TOKEN_HEADER, ApiBlueprint, error_doc, reader, service
 from service.errors import InvalidRequestError
-from service.games import GameService, event_json
+from service.games import GameService, event_json, move_words
 from service.store.events import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -298,7 +298,8 @@ def follow(
     subscription: Subscription | None = None
 
     def render(event: StoredEvent, void: bool) -> str:
-        return _move({**event_json(game, event, viewer), "void": void}, event.seq)
+        shown = {**event_json(game, event, viewer), "void": void}
+        return _move({**shown, "words": move_words(game, shown, record.players)}, event.seq)
 
     yield f"retry: {RETRY_MS}\n\n"
     try:

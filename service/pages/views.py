@@ -34,13 +34,13 @@ from flask import (
 )
 
 from domain import game_names, get_game
-from domain.corrections import CORRECTION_WORDS, voided
+from domain.corrections import voided
 from domain.errors import UnknownGameError
 from domain.game import Game
 from domain.viewers import PUBLIC
 from service.api.requests import ascii_int
 from service.errors import InvalidRequestError, NotFoundError
-from service.games import GameService, event_json
+from service.games import GameService, event_json, move_words
 from service.pages.plots import bar_plot, line_plot, shown_number
 from service.pages.refusals import PageRefusal, answer, refuse_unknown_parameters, refused_with
 from service.pages.results import result_words
@@ -218,11 +218,6 @@ def shown_moves(at: int, version: int) -> tuple[int, int]:
     span = 2 * MOVES_AROUND + 1
     first = max(1, min(at - MOVES_AROUND, version - span + 1))
     return first, min(version, first + span - 1)
-
-
-def move_words(game: Game[Any], event: dict[str, Any], players: list[str]) -> str:
-    """A move in words for the move lists: a correction's words are every game's."""
-    return CORRECTION_WORDS.get(event.get("type", "")) or game.describe(event, players)
 
 
 def commitment_check(record: GameRecord) -> str:

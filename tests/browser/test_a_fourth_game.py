@@ -17,7 +17,17 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Page, expect
 
 import tests.games.tally  # noqa: F401  (registers the game until tests/conftest.py does)
-from tests.browser.helpers import LiveServer, append, auth, create, events, legal, play, state
+from tests.browser.helpers import (
+    LiveServer,
+    append,
+    auth,
+    create,
+    events,
+    legal,
+    play,
+    sent_words,
+    state,
+)
 from tests.browser.test_recorder import open_recorder, settled
 from tests.games.tally import TALLY
 
@@ -75,14 +85,11 @@ def test_the_viewer_draws_each_state_of_a_tally_game_with_its_own_drawing(
         expect(page.locator("#board-title")).to_have_text(f"Tally after move {at} of {version}")
     # The game is over: every hand is shown.
     expect(page.locator(f"{BOARD} g.hidden-card")).to_have_count(0)
-    # The moves in the game's words, on the page and from the drawing's own describe.
+    # The moves in the game's words, on the page and in the words the API sends beside them.
     expect(page.locator("#moves li .text")).to_have_text(["the start", *said(client, game)])
-    in_the_browser = page.evaluate(
-        "([events, players]) => events.map((event) => Tabletape.describe(event, players, 'tally'))",
-        [events(client, game), PLAYERS],
-    )
-    assert in_the_browser == said(client, game)
-    assert all(" plays a " in line for line in in_the_browser)
+    from_the_api = sent_words(client, game)
+    assert from_the_api == said(client, game)
+    assert all(" plays a " in line for line in from_the_api)
     # The seats in the game's colours.
     swatches = page.locator(".players svg.swatch circle").evaluate_all(
         "nodes => nodes.map(node => node.getAttribute('fill'))"

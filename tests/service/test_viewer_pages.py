@@ -13,8 +13,8 @@ from flask.testing import FlaskClient
 
 from bench.scripts import ENDLESS_CATALOG, endless_game
 from domain import get_game
-from service.games import GameService
-from service.pages.views import MOVES_AROUND, move_words, shown_moves
+from service.games import GameService, move_words
+from service.pages.views import MOVES_AROUND, shown_moves
 from tests.service.test_api import append, create, legal
 
 

@@ -21,7 +21,7 @@
  * - a Double Lemur revealed by trying one's luck: touch the row of the seat to swap piles with.
  * - after losing a round: touch the cards to discard, in order, then confirm; "Keep every card" is
  *   the default, offered while none is chosen.
- * describe(event, players) says a move in the words of Game.describe (domain/mada/display.py).
+ * A move's words are the API's (Game.describe, domain/mada/display.py): none is said here.
  */
 "use strict";
 
@@ -222,7 +222,7 @@
     };
   }
 
-  // Words: the same as Game.describe (domain/mada/display.py) --------------------------------------
+  // Words for the touch targets ---------------------------------------------------------------------
 
   /** A card with its article: "a 7", "an 8", "a Lemur". */
   function aCard(card) {
@@ -238,47 +238,6 @@
   function seatWords(seat, players) {
     if (seat === null || seat === undefined) return "someone";
     return Number.isInteger(seat) && seat >= 0 && seat < players.length ? players[seat] : `seat ${seat}`;
-  }
-
-  function isCard(card) {
-    return Number.isInteger(card) || (typeof card === "string" && card in SPECIAL_NAMES);
-  }
-
-  function describe(event, players) {
-    const who = seatWords(event.player, players);
-    const card = event.card;
-    // A field this viewer may not see (a seat's deal or draw, to the others): "hidden".
-    const hidden = Array.isArray(event.hidden) && event.hidden.length ? "hidden " : "";
-    switch (event.type) {
-      case "deal":
-        return Array.isArray(event.cards) && event.cards.every(isCard)
-          ? `${who} is dealt ${listWords(event.cards.map(aCard))}`
-          : `${who} is dealt 3 ${hidden}cards`;
-      case "play":
-        if (card === "double_lemur") {
-          let target = event.target;
-          if (!Number.isInteger(target) && players.length === 2) target = 1 - event.player;
-          return Number.isInteger(target)
-            ? `${who} plays a Double Lemur and swaps piles with ${seatWords(target, players)}`
-            : `${who} plays a Double Lemur and swaps piles`;
-        }
-        return isCard(card) ? `${who} plays ${aCard(card)}` : `${who} plays a card`;
-      case "draw":
-        return isCard(card) ? `${who} draws ${aCard(card)}` : `${who} draws a ${hidden}card`;
-      case "try_luck":
-        return isCard(card) ? `${who} tries their luck: ${aCard(card)} comes up` : `${who} tries their luck`;
-      case "scorpion_discard":
-        return `${who} discards ${isCard(card) ? aCard(card) : "a card"} with the Scorpion`;
-      case "choose_target":
-        return `${who} swaps piles with ${seatWords(event.target, players)} (Double Lemur)`;
-      case "round_discard":
-        if (!Array.isArray(event.cards)) return `${who} discards after losing the round`;
-        return event.cards.length
-          ? `${who} discards ${listWords(event.cards.map(aCard))} after losing the round`
-          : `${who} keeps every card after losing the round`;
-      default:
-        return T.describe(event, players);
-    }
   }
 
   // Recording by touch ----------------------------------------------------------------------------
@@ -382,7 +341,7 @@
     const ctx = { table, seat, layer, again, name: seatWords(seat, table.players) };
     if (types.has("deal")) layDeal(ctx);
     else if (types.has("scorpion_discard")) layScorpion(ctx);
-    else if (types.has("choose_target")) layTarget(ctx, table.moves, (move) => table.record(move, describe(move, table.players)));
+    else if (types.has("choose_target")) layTarget(ctx, table.moves, (move) => table.record(move));
     else if (types.has("round_discard")) layRoundDiscard(ctx);
     else layTurn(ctx);
   }
@@ -465,7 +424,7 @@
    * is one, else after picking the card from pictures. */
   async function recordDrawn(table, group, title) {
     if (group.length === 1 && group[0].card === undefined) {
-      table.record(group[0], describe(group[0], table.players));
+      table.record(group[0]);
       return;
     }
     const card = await table.pick({
@@ -477,7 +436,7 @@
       return;
     }
     const move = group.find((item) => same(item.card, card));
-    if (move) table.record(move, describe(move, table.players));
+    if (move) table.record(move);
   }
 
   // A turn: play a card, draw, try one's luck.
@@ -504,7 +463,7 @@
       } else {
         const move = ways[0];
         touchBox(ctx, box, `Play ${aCard(card)}${card === "double_lemur" ? ` and swap piles with ${seatWords(move.target, table.players)}` : ""}`,
-          () => table.record(move, describe(move, table.players)));
+          () => table.record(move));
       }
     }
     const pile = drawPileBox(table);
@@ -535,7 +494,7 @@
         break;
       }
     }
-    layTarget(ctx, ways, (move) => table.record(move, describe(move, table.players)));
+    layTarget(ctx, ways, (move) => table.record(move));
     plainButton(table, "Cancel", () => {
       progress.doubleLemur = false;
       ctx.again();
@@ -567,7 +526,7 @@
         veil(ctx, box);
         continue;
       }
-      touchBox(ctx, box, `Discard ${aCard(card)} with the Scorpion`, () => table.record(move, describe(move, table.players)));
+      touchBox(ctx, box, `Discard ${aCard(card)} with the Scorpion`, () => table.record(move));
     }
     hint(table, `The Scorpion: touch the card of ${name}'s hand that goes with it to the discard.`);
   }
@@ -597,13 +556,13 @@
     }
     if (!chosen.length) {
       const keep = moves.find((move) => move.cards.length === 0);
-      if (keep) table.button("Keep every card", () => table.record(keep, describe(keep, table.players)));
+      if (keep) table.button("Keep every card", () => table.record(keep));
       hint(table, `${name} lost the round: touch the cards ${name} discards, in order, then confirm; or keep every card.`);
     } else {
       const move = moves.find((item) => item.cards.length === chosenCards.length && within(chosenCards, item.cards));
       if (move) {
         const body = { ...move, cards: chosenCards };
-        table.button(`Discard ${listWords(chosenCards.map(aCard))}`, () => table.record(body, describe(body, table.players)),
+        table.button(`Discard ${listWords(chosenCards.map(aCard))}`, () => table.record(body),
           cardPicture(chosenCards[0], table.cards));
       }
       plainButton(table, "Clear the choice", () => {
@@ -659,8 +618,8 @@
       chosen.push(card);
     }
     const move = deals.find((item) => item.cards.length === chosen.length && within(chosen, item.cards));
-    if (move) table.record(move, describe(move, table.players));
+    if (move) table.record(move);
   }
 
-  T.renderers.mada = { draw, record, describe };
+  T.renderers.mada = { draw, record };
 })();

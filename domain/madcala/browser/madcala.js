@@ -24,8 +24,8 @@
  * - what an effect chooses is touched where it is: a plate (a Shard struck, where a Shard goes),
  *   a Plus-One card (struck, refreshed); a Commoner drawn in observed mode is picked from the
  *   pictures of the cards that can still be drawn.
- * A choice left out of the moves listed (one option only) is not asked. describe(event, players)
- * says a move as Game.describe does (domain/madcala/display.py).
+ * A choice left out of the moves listed (one option only) is not asked. A move's words are the
+ * API's (Game.describe, domain/madcala/display.py): none is said here.
  */
 "use strict";
 
@@ -508,102 +508,6 @@
     return effectList(value);
   }
 
-  // A move in words, as Game.describe says it (domain/madcala/display.py): the plates by their place
-  // on a side, the cards by their names in the default catalog (an id it does not hold is said as
-  // it is written, its underscores as spaces).
-  const NAMES = {
-    alice_drink_me: "Drink Me", alice_eat_me: "Eat Me", alice_curiouser: "Curiouser and Curiouser",
-    hatter_tea_time: "Tea Time", hatter_unbirthday: "Unbirthday Party", hatter_move_down: "Clean Cup, Move Down",
-    red_queen_off_with_their_head: "Off With Their Head", red_queen_croquet: "Flamingo Croquet",
-    red_queen_card_guards: "Card Guards", cheshire_cat_grin: "A Grin Without a Cat",
-    cheshire_cat_vanish: "Vanishing Slowly", cheshire_cat_all_mad: "We're All Mad Here",
-    white_rabbit_late: "I'm Late!", white_rabbit_pocket_watch: "Pocket Watch", white_rabbit_gloves: "Kid Gloves and Fan",
-    jabberwock_jaws: "Jaws That Bite", jabberwock_claws: "Claws That Catch", jabberwock_eyes_of_flame: "Eyes of Flame",
-    dormouse: "The Dormouse", march_hare: "The March Hare", caterpillar: "The Caterpillar", duchess: "The Duchess",
-    cook: "The Cook", bill: "Bill the Lizard", mock_turtle: "The Mock Turtle", gryphon: "The Gryphon",
-    white_king: "The White King", red_king: "The Red King", tweedledum: "Tweedledum", tweedledee: "Tweedledee",
-    humpty_dumpty: "Humpty Dumpty", dodo: "The Dodo", knave_of_hearts: "The Knave of Hearts",
-    two_of_spades: "The Two of Spades", five_of_spades: "The Five of Spades", seven_of_spades: "The Seven of Spades",
-    frog_footman: "The Frog-Footman", fish_footman: "The Fish-Footman", pat: "Pat", lory: "The Lory",
-    eaglet: "The Eaglet", duck: "The Duck", mouse: "The Mouse", pig_baby: "The Pig-Baby",
-    white_knight: "The White Knight", red_knight: "The Red Knight", white_queen: "The White Queen",
-    carpenter: "The Carpenter", walrus: "The Walrus", oysters: "The Young Oysters", bandersnatch: "The Bandersnatch",
-    jubjub_bird: "The Jubjub Bird", slithy_tove: "The Slithy Tove",
-  };
-
-  function isSeat(seat, players) {
-    return Number.isInteger(seat) && seat >= 0 && seat < players.length;
-  }
-
-  function nameOf(seat, players) {
-    return isSeat(seat, players) ? players[seat] : "someone";
-  }
-
-  function cardWords(card) {
-    return Object.prototype.hasOwnProperty.call(NAMES, String(card)) ? NAMES[String(card)] : String(card).replace(/_/g, " ");
-  }
-
-  function placeWords(space, seat, players) {
-    if (!Number.isInteger(space) || space < 0 || space >= 12) return "a plate";
-    const owner = Math.floor(space / 6);
-    const whose = owner === seat ? "the" : `${nameOf(owner, players)}'s`;
-    const offset = space % 6;
-    return offset === 0 ? `${whose} Home` : `${whose} ${ordinal(offset + 1)} plate`;
-  }
-
-  function effectsSaid(event) {
-    const effects = event.effects;
-    if (!Array.isArray(effects)) return "";
-    if (!effects.length) return " for no effect";
-    return ` (${effects.map((effect) => EFFECT_WORDS[effect] || String(effect).replace(/_/g, " ")).join(" then ")})`;
-  }
-
-  const SAID = {
-    move(event, players, seat) {
-      if (event.space === null || event.space === undefined) return "no Shard on the side: Shards from the reserve";
-      let words = `sow from ${placeWords(event.space, seat, players)}`;
-      if (Array.isArray(event.order) && event.order.length) {
-        words += ", " + runsOf(event.order).map(([owner, count]) => `${count} of ${nameOf(owner, players)}'s`).join(", then ");
-      }
-      if (event.last_doubler !== null && event.last_doubler !== undefined) words += `, ${nameOf(event.last_doubler, players)}'s Doubler last`;
-      if (event.home_space !== null && event.home_space !== undefined) {
-        words += `; the Home performs the effect of ${placeWords(event.home_space, seat, players)}`;
-      }
-      return words;
-    },
-    plus_one(event, players, seat) {
-      let words = `use ${cardWords(event.card)}`;
-      if (Array.isArray(event.pay) && event.pay.length) words += `, paying ${plural(event.pay.length, "Shard")}`;
-      words += effectsSaid(event);
-      if (event.place !== null && event.place !== undefined) words += `; its Shard to ${placeWords(event.place, seat, players)}`;
-      return words;
-    },
-    buy_commoner(event) {
-      return `buy a Commoner, paying ${plural((event.pay || []).length, "Shard")}`;
-    },
-    commoner(event) {
-      return `play ${cardWords(event.card)}${effectsSaid(event)}`;
-    },
-    end_turn(event) {
-      const discard = event.discard || [];
-      return discard.length ? `end the turn, discarding ${discard.map(cardWords).join(" and ")}` : "end the turn";
-    },
-  };
-
-  function describe(event, players) {
-    const seat = event.player;
-    if (!isSeat(seat, players) || !Object.prototype.hasOwnProperty.call(SAID, event.type)) return T.describe(event, players);
-    const parts = [SAID[event.type](event, players, seat)];
-    for (const strike of event.strike || []) {
-      parts.push(`strike a Shard of ${nameOf(strike.seat, players)}'s from ${placeWords(strike.space, seat, players)}`);
-    }
-    for (const card of event.strike_card || []) parts.push(`strike ${cardWords(card)}`);
-    for (const card of event.refresh || []) parts.push(`refresh ${cardWords(card)}`);
-    for (const card of event.drawn || []) parts.push(`draw ${cardWords(card)}`);
-    if ((event.hidden || []).includes("drawn")) parts.push("the Commoners drawn are hidden");
-    return `${players[seat]}: ${parts.join("; ")}`;
-  }
-
   // Recording by touch ----------------------------------------------------------------------------
 
   // The choices of each kind of move, in the order they are made: "sowing" is the order of the
@@ -714,7 +618,7 @@
     session.mode = null;
     render();
     // Idle already: if the move is refused, or its confirmation declined, the page is as before.
-    t.record(body, describe(body, t.players));
+    t.record(body);
   }
 
   function redraw(t) {
@@ -1080,5 +984,5 @@
     return true;
   }
 
-  T.renderers.madcala = { draw, record, describe };
+  T.renderers.madcala = { draw, record };
 })();

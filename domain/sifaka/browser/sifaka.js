@@ -11,8 +11,8 @@
  * record(table) lays out the moves GET /legal lists as touches on this drawing (the recorder page,
  * service/pages/static/record.js); on each touch target data-anchor (a lit place for the tile,
  * with data-x, data-y), data-end (a lit box where the sifaka may end, with data-x, data-y and
- * data-ways), data-sifaka or data-deal (the seat). describe(event, players) words a move as
- * domain/sifaka/display.py's describe does.
+ * data-ways), data-sifaka or data-deal (the seat). A move's words are the API's (its Python
+ * describe, domain/sifaka/display.py).
  */
 "use strict";
 
@@ -292,7 +292,6 @@
   // whose walk cannot be followed here is still offered from the sifaka, only not lit.
 
   const ORDINAL = ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th"];
-  const ORDINAL_STEP = { 1: "1st", 2: "2nd", 3: "3rd" };
   const WAYS = ["N", "E", "S", "W"];
   const MANGO_WORDS = { green: "green", yellow: "yellow", red: "red" };
   let recordedVersion = null;
@@ -728,46 +727,11 @@
     return false;
   }
 
-  // A move in words, as domain/sifaka/display.py's describe says it (the pages' move lists).
-  function isInt(value) {
-    return typeof value === "number" && Number.isInteger(value);
-  }
-
+  /** "a, b and c". */
   function listed(items) {
     if (items.length <= 1) return items.length ? items[0] : "";
     return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
   }
 
-  function seatWords(seat, players) {
-    if (isInt(seat) && seat >= 0 && seat < players.length) return players[seat];
-    return seat === null || seat === undefined ? "someone" : `seat ${seat}`;
-  }
-
-  function describe(event, players) {
-    const who = seatWords(event.player, players);
-    const hidden = event.hidden || [];
-    if (event.type === "deal") return `${who} is dealt ${isInt(event.card) ? `Terrain card ${event.card}` : "a Terrain card"}`;
-    if (event.type === "place") {
-      if (!isInt(event.x) || !isInt(event.y)) return `${who} discards the tile (it fits nowhere)`;
-      const turned = isInt(event.rotation) ? Math.floor(event.rotation / 90) % 4 : 0;
-      return `${who} places the tile at (${event.x}, ${event.y}), facing ${DIRECTION[WAYS[turned]]}`;
-    }
-    if (event.type === "move") {
-      let words = `${who} moves the sifaka`;
-      const turns = event.turns;
-      if (Array.isArray(turns) && turns.length && turns.every(isInt)) {
-        words += `, turning at the ${listed(turns.map((step) => ORDINAL_STEP[step] || `${step}th`))} ${turns.length === 1 ? "step" : "steps"}`;
-      }
-      const then = [];
-      if (isInt(event.counter)) then.push(`takes a counter worth ${event.counter}`);
-      else if (hidden.includes("counter")) then.push("takes a counter");
-      if (isInt(event.draw)) then.push(`draws Terrain card ${event.draw}`);
-      else if (hidden.includes("draw")) then.push("draws a Terrain card");
-      if (then.length) words += `, ${listed(then)}`;
-      return words;
-    }
-    return T.describe(event, players);
-  }
-
-  T.renderers.sifaka = { draw, record, describe };
+  T.renderers.sifaka = { draw, record };
 })();

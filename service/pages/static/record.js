@@ -127,6 +127,8 @@
       awaited: null, // the seat whose decision is awaited, as the state last said
       legal: [],
       ending: [],
+      words: [], // beside each legal move, its words (GET /legal's)
+      baseWords: [], // and its words without what chance brought
       shown: null, // what the moves now were last built from: unchanged, nothing is rebuilt
       busy: false,
     };
@@ -209,7 +211,7 @@
           catchUp();
           break;
         }
-        view.moves.push(T.describe(event, view.players, view.game));
+        view.moves.push(String(event.words));
         view.types.push(event.type);
         added = true;
       }
@@ -235,7 +237,7 @@
             catchAgain = false;
             for (;;) {
               const { body } = await getJSON(`${base}/events?from=${view.types.length + 1}&limit=${PAGE}`);
-              addEvents(body.events);
+              addEvents(T.wordedEvents(body));
               if (body.events.length < PAGE) break;
             }
           } while (catchAgain);
@@ -255,8 +257,8 @@
       try {
         for (let from = 1; from <= view.moves.length; from += PAGE) {
           const { body } = await getJSON(`${base}/events?from=${from}&limit=${PAGE}`);
-          for (const event of body.events) {
-            if (event.seq <= view.moves.length) view.moves[event.seq - 1] = T.describe(event, view.players, view.game);
+          for (const event of T.wordedEvents(body)) {
+            if (event.seq <= view.moves.length) view.moves[event.seq - 1] = event.words;
           }
           if (body.events.length < PAGE) break;
         }
@@ -372,16 +374,26 @@
       return rest;
     }
 
+    /** The moves by type, then by what they are without what chance brought: each group with
+     * its words (GET /legal's base_words) and each move's own (its words). */
     function groupMoves(moves) {
       const byType = new Map();
-      for (const move of moves) {
+      moves.forEach((move, index) => {
         if (!byType.has(move.type)) byType.set(move.type, new Map());
         const groups = byType.get(move.type);
         const key = JSON.stringify(baseOf(move));
-        if (!groups.has(key)) groups.set(key, { base: baseOf(move), moves: [] });
+        if (!groups.has(key)) groups.set(key, { base: baseOf(move), words: view.baseWords[index], moves: [], said: [] });
         groups.get(key).moves.push(move);
-      }
+        groups.get(key).said.push(view.words[index]);
+      });
       return byType;
+    }
+
+    /** A move's words, as GET /legal said it (a body it did not list: its type). */
+    function wordsOf(body) {
+      const text = JSON.stringify(body);
+      const index = view.legal.findIndex((move) => JSON.stringify(move) === text);
+      return index >= 0 ? view.words[index] : T.humanize(body.type);
     }
 
     function setBusy(busy) {
@@ -412,13 +424,16 @@
       return `Waiting for ${nameOf(state.current_player)}${what}: ${nameOf(state.current_player)}'s decision is awaited.`;
     }
 
-    function showLegal(moves, state, ending) {
+    function showLegal(legal, state) {
+      const { moves, ending } = legal;
       // The same moves at the same version: nothing to rebuild (a touch may be on its way).
       const shown = JSON.stringify([state.version, view.status, view.role, moves, ending]);
       if (shown === view.shown) return false;
       view.shown = shown;
       view.legal = moves;
       view.ending = ending || moves.map(() => false);
+      view.words = legal.words || [];
+      view.baseWords = legal.base_words || view.words;
       closePicker(false);
       legalBox.replaceChildren();
       actions.replaceChildren();
@@ -448,11 +463,11 @@
         const heading = element("h3", { text: T.humanize(type) });
         const buttons = element("div", { class: "move-buttons" });
         for (const group of groups.values()) {
-          const label = T.describe(group.base, view.players, view.game);
+          const label = group.words;
           let button;
           if (group.moves.length === 1) {
             button = element("button", { type: "button", class: "move", "data-records-move": true, "data-move": JSON.stringify(group.moves[0]) },
-              T.describe(group.moves[0], view.players, view.game));
+              group.said[0]);
             button.addEventListener("click", () => record(group.moves[0]));
           } else {
             button = element("button", { type: "button", class: "move pick", "data-records-move": true, "aria-haspopup": "dialog", "data-group": JSON.stringify(group.base) },
@@ -503,6 +518,7 @@
         state,
         moves: view.legal,
         ending: view.ending,
+        words: view.words,
         players: view.players,
         colours: view.colours,
         cards: view.cards,
@@ -516,6 +532,7 @@
         hint,
         pick,
         record,
+        wordsOf,
         focus: focusNext,
         humanize: T.humanize,
         svg: T.svg,
@@ -690,7 +707,7 @@
         if (move) record(move);
         return;
       }
-      picker.title.textContent = `${T.describe(picker.group.base, view.players, view.game)} · ${step.question}`;
+      picker.title.textContent = `${picker.group.words} · ${step.question}`;
       picker.chosen.textContent = step.chosen.length ? `So far: ${step.chosen.join("; ")}` : "Pick what came up.";
       picker.options.replaceChildren();
       const sorted = step.values.slice().sort((a, b) => {
@@ -777,7 +794,7 @@
           if (legal && legal.etag && legalVersion !== state.body.version) continue;
           if (state.body.version > view.types.length) await catchUp();
           if (ticket !== loading) return;
-          apply(state.body, legal ? legal.body.moves : [], legal ? legal.body.ending : []);
+          apply(state.body, legal ? legal.body : { moves: [], ending: [], words: [], base_words: [] });
           return;
         } catch (error) {
           if (ticket !== loading) return;
@@ -787,7 +804,8 @@
       }
     }
 
-    function apply(state, moves, ending) {
+    function apply(state, legal) {
+      const { moves, ending } = legal;
       view.version = state.version;
       view.status = state.status;
       view.awaited = state.status === "active" ? state.current_player : null;
@@ -798,7 +816,7 @@
       const changed = JSON.stringify([state.version, view.status, view.role, moves, ending]) !== view.shown;
       if (changed) {
         draw(state);
-        showLegal(moves, state, ending);
+        showLegal(legal, state);
       }
       const mine = view.role !== "seat" || view.awaited === view.seat;
       if (view.status === "abandoned") say("The game was abandoned.");
@@ -844,7 +862,7 @@
      * whether it was recorded (a game's drawing may offer another choice when it was not). */
     async function record(body, what) {
       if (view.busy || !view.token) return false;
-      const words = what || T.describe(body, view.players, view.game);
+      const words = what || wordsOf(body);
       if (endsTheGame(body)) {
         const sure = await pick({
           title: "This move ends the game",
@@ -874,7 +892,7 @@
           }
           if (response && response.status === 201) {
             const answer = await response.json();
-            addEvents([{ ...answer.event, seq: answer.seq }]);
+            addEvents([{ ...answer.event, seq: answer.seq, words: answer.words || words }]);
             statusLine.dataset.keep = "true";
             say(`Recorded: ${words} (version ${answer.version}).`);
             view.version = answer.version;

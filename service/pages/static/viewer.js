@@ -12,7 +12,7 @@
  * A token that is not one of the game's is refused (401): the page then shows the public view.
  *
  * The move list is rendered by the server for the public (the token stays in the fragment); with
- * a token, the moves are worded again from GET /events, which then shows what the token may see.
+ * a token, the moves are worded again from GET /events' words, which say what the token may see.
  * A long game's page carries only the moves around the one it opens at: the others are fetched
  * from GET /events, a hundred at a time, as the list is scrolled or the game stepped through, so
  * the page of a game of 5,000 moves is as light as one of 50 (the board comes from
@@ -71,53 +71,24 @@
   Tabletape.plural = plural;
   Tabletape.humanize = humanize;
 
-  // Describing a move: the same words as domain/words.py's describe_fields(), unless the game's
-  // drawing says its moves in words of its own (its renderer's describe, as its Game.describe).
+  // A move's words come from the API (the "words" beside GET /events' events, in the stream's
+  // messages and an append's answer): the game's Python says every move (Game.describe), and no
+  // page words one a second way.
 
-  const NOT_DESCRIBED = new Set(["seq", "type", "player", "at", "hash", "version", "void"]);
-  const SEAT_FIELDS = new Set(["target"]);
-
-  function shownValue(value) {
-    if (value === null || value === undefined) return "none";
-    if (typeof value === "boolean") return value ? "yes" : "no";
-    if (Array.isArray(value)) return "[" + value.map(shownValue).join(", ") + "]";
-    if (typeof value === "object") {
-      return "{" + Object.entries(value).map(([k, v]) => `${k}: ${shownValue(v)}`).join(", ") + "}";
-    }
-    if (typeof value === "string") return value.replace(/_/g, " ");
-    return String(value);
-  }
-
+  /** A seat's name: the player's, else the seat as it is. */
   function seatName(seat, players) {
     if (Number.isInteger(seat) && seat >= 0 && seat < players.length) return players[seat];
-    return seat === null || seat === undefined ? "" : shownValue(seat);
+    return seat === null || seat === undefined ? "" : String(seat);
   }
 
-  // Corrections in words, the same for every game (domain/corrections.py's CORRECTION_WORDS).
-  const CORRECTION_WORDS = { retract: "the last move taken back", abandon: "the game abandoned" };
-
-  function describe(event, players, game) {
-    if (Object.hasOwn(CORRECTION_WORDS, event.type)) return CORRECTION_WORDS[event.type];
-    const renderer = game && Tabletape.renderers[game];
-    if (renderer && renderer.describe) return renderer.describe(event, players);
-    const who = seatName(event.player, players);
-    const kind = String(event.type === undefined ? "?" : event.type);
-    const parts = [];
-    const at = event.x !== null && event.x !== undefined && event.y !== null && event.y !== undefined;
-    if (at) parts.push(`at (${shownValue(event.x)}, ${shownValue(event.y)})`);
-    for (const [name, value] of Object.entries(event)) {
-      if (NOT_DESCRIBED.has(name) || value === null || (Array.isArray(value) && !value.length)) continue;
-      if (at && (name === "x" || name === "y")) continue;
-      const shown = SEAT_FIELDS.has(name) ? seatName(value, players) : shownValue(value);
-      const label = kind.endsWith(`_${name}`) ? "" : `${name.replace(/_/g, " ")} `;
-      parts.push(`${label}${shown}`);
-    }
-    let line = kind.replace(/_/g, " ");
-    if (parts.length) line += " " + parts.join(", ");
-    return who ? `${who}: ${line}` : line;
+  /** GET /events' events, each with its words (given beside them, never in the event). */
+  function wordedEvents(body) {
+    const words = body.words || [];
+    return body.events.map((event, index) => ({ ...event, words: words[index] }));
   }
 
-  Tabletape.describe = describe;
+  Tabletape.seatName = seatName;
+  Tabletape.wordedEvents = wordedEvents;
 
   // The viewer ------------------------------------------------------------------------------------
 
@@ -354,7 +325,7 @@
         under = (async () => {
           await identified; // never with a token the game refuses
           const body = await getJSON(`${base}/events?from=${index * CHUNK + 1}&limit=${CHUNK}`);
-          body.events.forEach(learn);
+          wordedEvents(body).forEach(learn);
         })().finally(() => loading.delete(index));
         loading.set(index, under);
       }
@@ -373,7 +344,7 @@
     /** A move as fetched: known from now on, worded (and struck through) in the list as fetched. */
     function learn(event) {
       if (!(event.seq >= 1 && event.seq <= view.version)) return; // a new one comes by addEvents
-      const move = { text: describe(event, view.players, view.game), type: event.type, void: Boolean(event.void) };
+      const move = { text: String(event.words), type: event.type, void: Boolean(event.void) };
       const before = view.moves.get(event.seq);
       view.moves.set(event.seq, move);
       if (before && before.text === move.text && before.void === move.void) return;
@@ -690,8 +661,7 @@
           catchUp();
           break;
         }
-        const line = describe(event, view.players, view.game);
-        view.moves.set(event.seq, { text: line, type: event.type, void: Boolean(event.void) });
+        view.moves.set(event.seq, { text: String(event.words), type: event.type, void: Boolean(event.void) });
         view.version = event.seq;
         if (listedToTheEnd) {
           moveList.append(moveItem(event.seq));
@@ -721,7 +691,7 @@
             catchAgain = false;
             for (;;) {
               const body = await getJSON(`${base}/events?from=${view.version + 1}&limit=${PAGE}`);
-              addEvents(body.events);
+              addEvents(wordedEvents(body));
               if (body.events.length < PAGE) break;
             }
           } while (catchAgain);

@@ -2,8 +2,7 @@
  * 15, the cards played, then one row per seat with its hand. A hand the viewer may not see (null in
  * the state) is drawn face down: the state gives only its size.
  *
- * Its describe says a move in the words of Game.describe, for the moves that arrive while a page is
- * open.
+ * Its moves are said in the words of Game.describe, which the API sends: none is said here.
  *
  * Data attributes carry what is drawn, as JSON, for tests and tools: data-tally and data-played on
  * the table's group; on each seat's group data-seat, data-hand (when shown), data-hand-size and
@@ -102,15 +101,5 @@
     return { title: `Tally after move ${ctx.at} of ${ctx.version}`, description: lines.join(" ") };
   }
 
-  /** A move in words, as Game.describe says it in rules.py: "Ana plays a 4". Anything else (a
-   * retraction) in the viewer's words for any game. */
-  function describe(event, players) {
-    const seat = event.player;
-    if (event.type !== "play" || !Number.isInteger(seat) || seat < 0 || seat >= players.length) {
-      return T.describe(event, players);
-    }
-    return `${players[seat]} plays a ${event.card}`;
-  }
-
-  T.renderers.tally = { draw, describe };
+  T.renderers.tally = { draw };
 })();
