@@ -180,6 +180,8 @@ def viewer(game_id: str) -> str:
         "types": [move["type"] for move in moves],
         "void": [move["void"] for move in moves],
         "cards": card_info(record),
+        # The game's drawing, a module viewer.js imports (none for a game without one).
+        "drawing": drawing_script(game),
     }
     if record.over and record.seed_commitment is not None:
         # For viewer.js to check the commitment again; the seed as digits, which a JS Number
@@ -398,6 +400,8 @@ def recorder(game_id: str) -> str:
         "void": [bool(event.get("void")) for event in events],
         "cards": card_info(record),
         "chance_fields": dict(game.chance_fields),
+        # The game's drawing, a module record.js imports (none for a game without one).
+        "drawing": drawing_script(game),
     }
     return render_template(
         "record.html",
