@@ -107,7 +107,8 @@ def test_every_game_has_a_renderer_and_the_assets_are_served(client: FlaskClient
     # The modules the pages share (written once, imported by the viewer and the recorder), and
     # the modules of a game's drawing besides its own <game>.js.
     shared = ["lib/client.js", "lib/draw.js", "lib/follow.js", "lib/picker.js"]
-    parts = ["games/madcala/madcala-draw.js", "games/madcala/madcala-touch.js"]
+    parts = [f"games/{game}/{game}-{part}.js" for game in ("mada", "madcala", "sifaka")
+             for part in ("draw", "touch")]  # fmt: skip
     for name in ("viewer.js", "record.js", "tabletape.css", *shared, *drawings, *parts):
         response = client.get(f"/assets/{name}")
         assert response.status_code == 200, name
