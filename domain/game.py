@@ -28,12 +28,15 @@ module, and every read path of the service goes through these:
 
 How the pages show the game (optional; by default nothing is drawn and moves are said by fields):
 - ``browser_assets`` names a package whose files hold ``<name>.js``, the game's drawing in the
-  browser (it registers ``Tabletape.renderers[<name>]``), and any picture it loads: data to the
-  domain, which never reads them; the pages serve them;
+  browser (an ES module the pages import: it exports ``draw`` and, to record by touch, ``record``,
+  and may import its other modules and the pages' drawing helpers, ``../../lib/draw.js``; it
+  keeps nothing between calls), and any picture it loads: data to the domain, which never reads
+  them; the pages serve them;
 - ``seat_colours`` colours each seat; ``catalog_view`` is the public catalog the drawing takes its
   pictures from; ``option_fields`` are the new-game form's fields of the game's own options;
   ``chance_fields`` name, per event type, the fields that say what chance brought (the recorder
-  picks them from what can still be unseen); ``describe`` says a move in words.
+  picks them from what can still be unseen); ``describe`` says a move in words, the only words
+  of a move: the API sends them to the pages.
 
 What a game adds to its statistics (optional; the defaults suit a game with nothing to add):
 - ``first_player`` names the seat that moved first, for the seat advantage;

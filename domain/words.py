@@ -3,8 +3,8 @@ new-game form's fields a game may declare in ``Game.option_fields``.
 
 A move said from its fields: ``Ana: play card 7``, ``Ben: place at (1, 3), rotation 90``. Seats
 are named, nulls and empty lists left out, and a field the type already names is not named again
-(``choose target Caro``). The browser says the same (``Tabletape.describe`` in viewer.js) for the
-moves that arrive while a page is open; a game whose drawing says its moves otherwise gives both.
+(``choose target Caro``). These are the only words of a move: the API sends them beside each event
+and legal move (``service.games.move_words``), and the pages show them; no page words a move.
 
 The form's fields (plain data, one dict each, ``name`` the option's):
 - ``{"kind": "per_seat", "label", "input", "choices": [[value, words], ...], "defaults": {"2":

@@ -18,7 +18,7 @@ def catalog_view(state: MadaState) -> dict[str, Any]:
     return {"pears": {str(value): pears[value] for value in range(1, len(pears))}}
 
 
-# A move in words (Game.describe), as browser/mada.js's describe says it.
+# A move in words (Game.describe), the only words of a move (the API sends them to the pages).
 _NAMES: Final = {"lemur": "Lemur", "double_lemur": "Double Lemur", "scorpion": "Scorpion"}
 
 

@@ -74,9 +74,9 @@ def option_fields() -> list[dict[str, Any]]:
     ]
 
 
-# A move in words (Game.describe), as browser/madcala.js's describe says it: the plates by their
-# place on a side ("the 3rd plate", "Ben's Home"), the cards by their names in the default catalog
-# (an id it does not hold is said as it is written, its underscores as spaces).
+# A move in words (Game.describe), the only words of a move (the API sends them to the pages): the
+# plates by their place on a side ("the 3rd plate", "Ben's Home"), the cards by their names in the
+# default catalog (an id it does not hold is said as it is written, its underscores as spaces).
 EFFECT_WORDS: Final = {
     "add_shard": "Add a Shard",
     "heal": "Heal",

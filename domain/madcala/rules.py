@@ -378,7 +378,7 @@ class Madcala(Game[MadcalaState]):
         return display.option_fields()
 
     def describe(self, event: Event, players: Sequence[str]) -> str:
-        """A move in the rulebook's words, as browser/madcala.js's describe says it."""
+        """A move in the rulebook's words, which the API sends to the pages."""
         return display.describe(event, players)
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:

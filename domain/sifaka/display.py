@@ -46,9 +46,10 @@ def option_fields() -> list[dict[str, Any]]:
     ]
 
 
-# A move in words (Game.describe), as browser/sifaka.js's describe says it: "Ana places the tile at
-# (1, -1), facing east", "Ben moves the sifaka, turning at the 2nd step, takes a counter worth 3
-# and draws Terrain card 17". What the viewer may not see (``hidden``) is said without its value.
+# A move in words (Game.describe), the only words of a move (the API sends them to the pages):
+# "Ana places the tile at (1, -1), facing east", "Ben moves the sifaka, turning at the 2nd step,
+# takes a counter worth 3 and draws Terrain card 17". What the viewer may not see (``hidden``) is
+# said without its value.
 ORDINALS: Final = {1: "1st", 2: "2nd", 3: "3rd"}
 
 

@@ -115,6 +115,11 @@ def _stored(schema: Schema, private: tuple[str, ...]) -> Schema:
                 "type": "boolean",
                 "description": "GET /events and the stream: a retraction voided this move",
             },
+            "words": {
+                "type": "string",
+                "description": "the stream's messages only: the move in words (the game's"
+                " Game.describe), from the event as this reader sees it",
+            },
             "version": {
                 "type": "integer",
                 "minimum": 1,
@@ -369,20 +374,30 @@ def components() -> Iterator[tuple[str, Schema]]:
                 },
             },
         )
-    yield (
-        "Appended",
-        _object(
-            seq={"type": "integer", "minimum": 1},
-            version={"type": "integer", "minimum": 1},
-            event=ref("StoredEvent"),
-            state=ref("State"),
-        ),
+    appended = _object(
+        seq={"type": "integer", "minimum": 1},
+        version={"type": "integer", "minimum": 1},
+        event=ref("StoredEvent"),
+        state=ref("State"),
+        words={
+            "type": "string",
+            "description": "the move in words (the game's Game.describe), from the event as"
+            " returned; absent from the replayed answer of an append made before it was sent",
+        },
     )
+    appended["required"].remove("words")
+    yield "Appended", appended
     yield (
         "EventList",
         _object(
             events={"type": "array", "items": ref("StoredEvent")},
             version={"type": "integer", "minimum": 0},
+            words={
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "beside each event, the move in words (the game's Game.describe),"
+                " from the event as returned: a field hidden from the reader is never worded",
+            },
         ),
     )
     yield (
@@ -398,6 +413,19 @@ def components() -> Iterator[tuple[str, Schema]]:
                 "items": {"type": "boolean"},
                 "description": "beside each move, whether it would end the game (told to the"
                 " recorder only: false throughout for a seat)",
+            },
+            words={
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "beside each move, its words (the game's Game.describe): what the"
+                " pages show",
+            },
+            base_words={
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "beside each move, its words without the fields that name what"
+                " chance brought (the game's chance_fields): the moves that differ only by those"
+                " share them",
             },
         ),
     )

@@ -57,7 +57,7 @@ from service.api.views import (
     service,
 )
 from service.errors import InvalidRequestError
-from service.games import GameService, event_json
+from service.games import GameService, event_json, move_words
 from service.store.records import GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -310,7 +310,8 @@ def follow(
     subscription: Subscription | None = None
 
     def render(event: StoredEvent, void: bool) -> str:
-        return _move({**event_json(game, event, viewer), "void": void}, event.seq)
+        shown = {**event_json(game, event, viewer), "void": void}
+        return _move({**shown, "words": move_words(game, shown, record.players)}, event.seq)
 
     def admitted(header: GameRecord | None) -> bool:
         """Whether the token is still the game's, as the feed read the header last."""

@@ -16,6 +16,7 @@ from marshmallow import missing
 from webargs.core import is_json
 from webargs.flaskparser import FlaskParser
 
+from domain import get_game
 from domain.viewers import PUBLIC, RECORDER, Viewer
 from service.api.game_shapes import ref
 from service.api.requests import (
@@ -41,7 +42,7 @@ from service.api.schemas import (
     StateQuerySchema,
 )
 from service.errors import InvalidRequestError, UnauthorizedError
-from service.games import GameService, Tokens
+from service.games import GameService, Tokens, legal_words, move_words
 from service.jsonio import json_response
 from service.store.damage import DamagedRecordError
 from service.store.records import GameRecord
@@ -373,11 +374,14 @@ class Events(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The stored events in order, each with seq, type, its fields, at, void (true when a
         retraction voided it) and, for the recorder or once the game is over, hash. A field
-        another seat saw alone is left out and named in ``hidden``."""
+        another seat saw alone is left out and named in ``hidden``. Beside them, ``words``: each
+        move as the game's rulebook says it, from what the reader may see."""
         record = service().get(game_id)
         events = service().events_json(record, query["first"], query["limit"], reader(record))
+        game = get_game(record.game)
+        words = [move_words(game, event, record.players) for event in events]
         return json_response(
-            {"events": events, "version": record.version},
+            {"events": events, "version": record.version, "words": words},
             headers=etag(record.version),
         )
 
@@ -436,8 +440,9 @@ class Legal(MethodView):
     @_errors(401, 404, 503)
     def get(self, game_id: str) -> Any:
         """The moves the token's holder may append now, as complete event bodies: every move
-        for the recorder, a seat's own (none unless its decision is awaited) for a seat. Needs
-        a token: the moves of the player to act would tell their hand."""
+        for the recorder, a seat's own (none unless its decision is awaited) for a seat; beside
+        each, whether it ends the game and its words. Needs a token: the moves of the player to
+        act would tell their hand."""
         record = service().get(game_id)
         asker = service().viewer(record, bearer_token())
         if GameService.reading_as(record, asker) == PUBLIC:
@@ -445,7 +450,11 @@ class Legal(MethodView):
                 "the legal moves need a token of the game: they would tell the player's hand"
             )
         moves, ending = service().legal_moves_ending(record, asker)
-        return json_response({"moves": moves, "ending": ending}, headers=etag(record.version))
+        words, base_words = legal_words(get_game(record.game), moves, record.players)
+        return json_response(
+            {"moves": moves, "ending": ending, "words": words, "base_words": base_words},
+            headers=etag(record.version),
+        )
 
 
 @games.route("/games/<game:game_id>/audit", parameters=[TOKEN_HEADER])

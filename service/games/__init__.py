@@ -7,7 +7,8 @@
 - ``appending``: how an append is stored (validated against the latest state, stored at that
   version) and its idempotent answers;
 - ``records``: creating a record, exporting it, importing one;
-- ``reads``: the listing, views per viewer, legal moves, events as a viewer reads them, the audit.
+- ``reads``: the listing, views per viewer, legal moves, events as a viewer reads them, the audit;
+- ``words``: moves in words, sent beside the events and legal moves.
 
 This is where the pure reducers of ``domain`` meet the event store: every move is validated by the
 game's rules against the latest state before the store appends it, atomically, at that version.
@@ -29,6 +30,7 @@ from service.games.reads import Reads, event_json
 from service.games.records import Records
 from service.games.repository import Repository, SnapshotShelf, StateCache
 from service.games.who_may_act import Tokens, key_owner, seat_token, token_digest
+from service.games.words import legal_words, move_words
 from service.store.archive import Archive
 from service.store.events import EventStore
 from service.store.records import GameRecord
@@ -41,6 +43,8 @@ __all__ = [
     "Tokens",
     "event_json",
     "key_owner",
+    "legal_words",
+    "move_words",
     "seat_token",
     "token_digest",
     "utc_now",

@@ -34,6 +34,7 @@ from service.errors import (
 from service.games import who_may_act
 from service.games.reads import event_json, state_view, view_of
 from service.games.repository import Repository, Snapshot, folded_from_start, rules_of, start_of
+from service.games.words import move_words
 from service.store.chain import canonical_json, event_hash
 from service.store.damage import DamagedRecordError, damaged_idempotency_record
 from service.store.records import (
@@ -158,11 +159,13 @@ class Appending:
                 if change == "abandon"
                 else "active"
             )
+            shown = event_json(game, stored, reader)
             response = {
                 "seq": seq,
                 "version": seq,
-                "event": event_json(game, stored, reader),
+                "event": shown,
                 "state": view_of(game, state, seq, reader, status),
+                "words": move_words(game, shown, record.players),
             }
             outcome = store.append(
                 game_id,
@@ -304,11 +307,13 @@ class Appending:
             )
         stored = events[0]
         state = state_view(self.repository, record, version, reading)
+        shown = event_json(game, stored, reading)
         response = {
             "seq": version,
             "version": version,
-            "event": event_json(game, stored, reading),
+            "event": shown,
             "state": state,
+            "words": move_words(game, shown, record.players),
         }
         return AppendResult(response, version, state.get("status") != "active")
 

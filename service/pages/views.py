@@ -35,13 +35,13 @@ from flask import (
 from marshmallow import Schema, ValidationError, fields, validate
 
 from domain import game_names, get_game
-from domain.corrections import CORRECTION_WORDS, voided
+from domain.corrections import voided
 from domain.errors import UnknownGameError
 from domain.game import Game
 from domain.viewers import PUBLIC
 from service.api.requests import ascii_int, json_body
 from service.errors import InvalidRequestError, NotFoundError
-from service.games import GameService, event_json
+from service.games import GameService, event_json, move_words
 from service.pages.plots import bar_plot, line_plot, shown_number
 from service.pages.refusals import PageRefusal, answer, refuse_unknown_parameters, refused_with
 from service.pages.results import result_words
@@ -188,6 +188,8 @@ def viewer(game_id: str) -> str:
         "types": [move["type"] for move in moves],
         "void": [move["void"] for move in moves],
         "cards": card_info(record),
+        # The game's drawing, a module viewer.js imports (none for a game without one).
+        "drawing": drawing_script(game),
     }
     if record.over and record.seed_commitment is not None:
         # For viewer.js to check the commitment again; the seed as digits, which a JS Number
@@ -238,11 +240,6 @@ def shown_moves(at: int, version: int) -> tuple[int, int]:
     span = 2 * MOVES_AROUND + 1
     first = max(1, min(at - MOVES_AROUND, version - span + 1))
     return first, min(version, first + span - 1)
-
-
-def move_words(game: Game[Any], event: dict[str, Any], players: list[str]) -> str:
-    """A move in words for the move lists: a correction's words are every game's."""
-    return CORRECTION_WORDS.get(event.get("type", "")) or game.describe(event, players)
 
 
 def commitment_check(record: GameRecord) -> str:
@@ -456,6 +453,8 @@ def recorder(game_id: str) -> str:
         "void": [bool(event.get("void")) for event in events],
         "cards": card_info(record),
         "chance_fields": dict(game.chance_fields),
+        # The game's drawing, a module record.js imports (none for a game without one).
+        "drawing": drawing_script(game),
     }
     return render_template(
         "record.html",

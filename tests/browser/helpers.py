@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 from werkzeug.serving import make_server
 
 from domain import get_game
-from service.pages.views import move_words
+from service.games import move_words
 from tests.support.api import create
 from tests.support.workers import drain
 
@@ -150,6 +150,18 @@ def events(
     response = client.get(f"/games/{game['id']}/events", headers=headers)
     assert response.status_code == 200, response.json
     found: list[dict[str, Any]] = response.json["events"]
+    return found
+
+
+def sent_words(
+    client: FlaskClient, game: dict[str, Any], seat: int | None = None, token: bool = False
+) -> list[str]:
+    """The words GET /events sends beside its events (read as ``events`` reads them): what the
+    pages show of each move, which no page words itself."""
+    headers = auth(game, seat) if token or seat is not None else {}
+    response = client.get(f"/games/{game['id']}/events", headers=headers)
+    assert response.status_code == 200, response.json
+    found: list[str] = response.json["words"]
     return found
 
 

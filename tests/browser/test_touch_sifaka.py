@@ -24,7 +24,7 @@ from playwright.sync_api import Locator, Page, expect
 from domain.sifaka.catalog import DEFAULT_CATALOG
 from domain.sifaka.rules import SIFAKA
 from domain.sifaka.state import SifakaState, board_map, walk_choices
-from service.pages.views import move_words
+from service.games import move_words
 from tests.browser.helpers import (
     LiveServer,
     append,
@@ -33,6 +33,7 @@ from tests.browser.helpers import (
     events,
     legal,
     open_recorder,
+    sent_words,
     settled,
     state,
 )
@@ -642,14 +643,18 @@ def test_moves_are_worded_alike_by_the_server_and_the_page(page: Page, server: L
         *events(client, game, seat=0),
         *events(client, game, token=True),
     ]
+    sent = [
+        *sent_words(client, game),
+        *sent_words(client, game, seat=0),
+        *sent_words(client, game, token=True),
+    ]
+    # A correction's words are every game's (the pages' move_words), the rest Sifaka's own; the
+    # API sends them beside the events, as each reader may see them, and the pages show them.
+    said = [move_words(SIFAKA, event, game["players"]) for event in seen]
+    assert sent == said[len(written) :]
     page.goto(f"{server.url}/games/{game['id']}/view")
-    in_the_browser = page.evaluate(
-        "([events, players]) => events.map((e) => Tabletape.describe(e, players, 'sifaka'))",
-        [seen, game["players"]],
-    )
-    # A correction's words are every game's (the pages' move_words), the rest Sifaka's own.
-    assert in_the_browser == [move_words(SIFAKA, event, game["players"]) for event in seen]
-    assert in_the_browser[:6] == [
+    expect(page.locator("#moves li .text")).to_have_text(["the start", *sent_words(client, game)])
+    assert said[:6] == [
         "Ben discards the tile (it fits nowhere)",
         "Ana places the tile at (-3, 2), facing west",
         "Ana places the tile at (1, -1), facing north",

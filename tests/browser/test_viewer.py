@@ -31,6 +31,7 @@ from tests.browser.helpers import (
     new_game,
     play,
     said,
+    sent_words,
     state,
 )
 
@@ -194,16 +195,11 @@ def test_step_through_a_recorded_game(page: Page, server: LiveServer, game_name:
     page.goto(f"{viewer.url}?at={version - 1}")
     viewer.expect_at(version - 1)
 
-    # The move list says what the server's describe() says, every move; and so does the
-    # viewer's own describe(), which words the moves that arrive live.
+    # The move list says what the server's describe() says, every move; and so do the words
+    # GET /events sends beside the events, which the viewer shows for the moves that arrive live.
     worded = [said(game, event) for event in viewer.stored()]
     assert page.locator("#moves li .text").all_text_contents() == ["the start", *worded]
-    in_the_browser = page.evaluate(
-        "([events, players, name]) =>"
-        " events.map((event) => Tabletape.describe(event, players, name))",
-        [viewer.stored(), game["players"], game["game"]],
-    )
-    assert in_the_browser == worded
+    assert sent_words(server.client, game) == worded
 
 
 # A token that is not the game's is refused (401): Chromium logs that answer as a failed load.

@@ -18,8 +18,10 @@ from typing import Any
 import redis
 from flask import Flask
 
+from domain import get_game
 from domain.viewers import PUBLIC, RECORDER, seat
 from service.api.fanout import Batch, End, Hub, Subscription, reader_name
+from service.games import move_words
 from service.store.connection import StoreClient
 from service.store.records import StoredEvent
 from tests.conftest import make_app
@@ -212,6 +214,8 @@ def test_each_follower_gets_the_moves_as_its_viewer_may_see_them(app: Flask) -> 
                 expected = {k: v for k, v in expected.items() if k != "hash" and k not in hidden}
                 if hidden:
                     expected["hidden"] = hidden
+            # Its words, said from the event as this follower reads it.
+            expected["words"] = move_words(get_game("sifaka"), expected, game["players"])
             assert shown == expected, viewer
 
 
@@ -238,7 +242,8 @@ def call(port: int, method: str, path: str, body: Any = None, token: str = "") -
 
 
 def play(port: int, game: dict[str, Any], seed: int, moves: int | None = None) -> list[dict]:
-    """Append random legal moves (``moves`` of them, else to the game's end); the events."""
+    """Append random legal moves (``moves`` of them, else to the game's end); the events, each
+    with the words the answer gave it (which the stream's messages carry too)."""
     chooser = random.Random(seed)
     url = f"/games/{game['id']}"
     events = []
@@ -249,7 +254,7 @@ def play(port: int, game: dict[str, Any], seed: int, moves: int | None = None) -
         status, answer = call(port, "POST", f"{url}/events", chooser.choice(legal_moves),
                               game["token"])  # fmt: skip
         assert status == 201
-        events.append(answer["event"])
+        events.append({**answer["event"], "words": answer["words"]})
     return events
 
 
@@ -369,7 +374,7 @@ def test_a_follower_that_does_not_read_is_dropped_and_resumes_without_loss(
                 status, answer = call(port, "POST", f"/games/{game['id']}/events",
                                       {"type": "retract"}, game["token"])  # fmt: skip
                 assert status == 201
-                events.append(answer["event"])
+                events.append({**answer["event"], "words": answer["words"]})
             # The server closed the stream: what it had sent comes, then the end of the stream.
             connection.settimeout(20)
             body = b""

@@ -24,8 +24,9 @@ PAGES = ROOT / "service" / "pages"
 
 
 def page_files() -> list[Path]:
-    """The pages' templates and static files (there are some: a glob that finds none fails)."""
-    found = [*PAGES.glob("templates/*"), *PAGES.glob("static/*")]
+    """The pages' templates and static files, those of static/'s folders too (there are some: a
+    glob that finds none fails)."""
+    found = [p for p in [*PAGES.glob("templates/*"), *PAGES.glob("static/**/*")] if p.is_file()]
     assert len(found) > 10
     return found
 
@@ -103,7 +104,12 @@ def test_the_stats_page_draws_three_plots(client: FlaskClient) -> None:
 
 def test_every_game_has_a_renderer_and_the_assets_are_served(client: FlaskClient) -> None:
     drawings = [f"games/{game}/{game}.js" for game in game_names()]
-    for name in ("viewer.js", "tabletape.css", *drawings):
+    # The modules the pages share (written once, imported by the viewer and the recorder), and
+    # the modules of a game's drawing besides its own <game>.js.
+    shared = ["lib/client.js", "lib/draw.js", "lib/follow.js", "lib/picker.js"]
+    parts = [f"games/{game}/{game}-{part}.js" for game in ("mada", "madcala", "sifaka")
+             for part in ("draw", "touch")]  # fmt: skip
+    for name in ("viewer.js", "record.js", "tabletape.css", *shared, *drawings, *parts):
         response = client.get(f"/assets/{name}")
         assert response.status_code == 200, name
         assert response.mimetype in ("text/javascript", "application/javascript", "text/css")
@@ -211,8 +217,10 @@ def test_the_recorder_page_of_a_game(client: FlaskClient) -> None:
     assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
     assert response.headers["Referrer-Policy"] == "same-origin"
     page = response.get_data(as_text=True)
-    for script in ("viewer.js", "games/sifaka/sifaka.js", "record.js"):
+    # record.js no longer loads viewer.js as a library: both import the shared modules (lib/).
+    for script in ("lib/client.js", "lib/draw.js", "games/sifaka/sifaka.js", "record.js"):
         assert f"/assets/{script}" in page
+    assert "/assets/viewer.js" not in page
     assert "<script>" not in page and "style=" not in page
     data = page.split('id="record-data">')[1].split("</script>")[0]
     assert '"chance": "observed"' in data and '"version": 1' in data
@@ -273,3 +281,28 @@ def test_a_game_page_refuses_a_parameter_it_does_not_take(client: FlaskClient, p
     assert ("#token=" in html) == (page in ("record", "share"))
     # The page without it is shown as ever.
     assert client.get(path, headers=BROWSER).status_code == 200
+
+
+def test_the_pages_write_each_function_once_and_word_no_move() -> None:
+    """The recorder's and the viewer's scripts share their code through the modules of static/lib
+    (a client, following a game, drawing helpers, the picker), imported by both: no function is
+    written in both. No page words a move: the API sends each move's words (Game.describe)."""
+    declared = {}
+    for name in ("viewer.js", "record.js"):
+        text = (PAGES / "static" / name).read_text()
+        assert re.search(r'^import .* from "\./lib/client\.js";$', text, re.M), name
+        declared[name] = set(re.findall(r"\bfunction\s+(\w+)\s*\(", text)) | set(
+            re.findall(r"\b(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>", text)
+        )
+    assert declared["viewer.js"] and declared["record.js"]
+    assert not declared["viewer.js"] & declared["record.js"]
+    drawings = [
+        path
+        for name in game_names()
+        for path in Path(str(resources.files(get_game(name).browser_assets or ""))).glob("*.js")
+    ]
+    for path in [*PAGES.glob("static/**/*.js"), *drawings]:
+        text = path.read_text()
+        assert not re.search(r"\bdescribe\s*\(", text), path
+        # Native ES modules: no script registers itself on a global for the others.
+        assert "Tabletape.renderers" not in text, path

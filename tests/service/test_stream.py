@@ -39,11 +39,12 @@ from tests.support.workers import drain
 def events_with_version(client: FlaskClient, game: dict[str, Any]) -> list[dict[str, Any]]:
     """The events as a follower without a token got them while the game was on: no hash, and
     ``void`` as GET /events says now (these games have no retraction: no move turns void after
-    it was sent; tests/service/test_hostile_input.py follows one that has)."""
-    events = client.get(f"/games/{game['id']}/events").json["events"]
+    it was sent; tests/service/test_hostile_input.py follows one that has), with their words as
+    GET /events sends them beside the events."""
+    listed = client.get(f"/games/{game['id']}/events").json
     return [
-        {**{k: v for k, v in event.items() if k != "hash"}, "version": event["seq"]}
-        for event in events
+        {**{k: v for k, v in event.items() if k != "hash"}, "version": event["seq"], "words": words}
+        for event, words in zip(listed["events"], listed["words"], strict=True)
     ]
 
 
@@ -69,7 +70,12 @@ def test_a_follower_receives_every_move_of_a_game_being_recorded_in_order(app: F
     assert [int(message["id"]) for message in moves] == list(range(1, len(answers) + 1))
     assert [message["data"] for message in moves] == events_with_version(recorder, game)
     assert [message["data"] for message in moves] == [
-        {**unhashed(answer["event"]), "void": False, "version": answer["version"]}
+        {
+            **unhashed(answer["event"]),
+            "void": False,
+            "version": answer["version"],
+            "words": answer["words"],
+        }
         for answer in answers
     ]
     end = follower.received[-1]
@@ -355,7 +361,7 @@ def test_a_game_followed_through_tabletape_serve_with_threads(
             message = next(m for m in stream if "comment" not in m)
             assert message["event"] == "move" and message["id"] == str(appended)
             assert message["data"] == {**unhashed(answer["event"]), "void": False,
-                                       "version": appended}  # fmt: skip
+                                       "version": appended, "words": answer["words"]}  # fmt: skip
         end = next(m for m in stream if "comment" not in m)
         assert end["event"] == "end" and end["data"]["version"] == appended
         assert next(stream, None) is None, "the stream closes after the end"
@@ -389,7 +395,8 @@ def test_an_archived_game_whose_stream_was_trimmed_streams_from_its_archive(
         received = list(messages(response.response))
     moves = [m["data"] for m in received if m.get("event") == "move"]
     assert moves == [
-        {**answer["event"], "void": False, "version": answer["version"]} for answer in answers[2:]
+        {**answer["event"], "void": False, "version": answer["version"], "words": answer["words"]}
+        for answer in answers[2:]
     ]
     assert received[-1]["event"] == "end" and received[-1]["data"]["status"] == "archived"
 

@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from domain import get_game
-from service.pages.views import MOVES_AROUND, move_words, shown_moves
+from service.games import move_words
+from service.pages.views import MOVES_AROUND, shown_moves
 from tests.support.api import append, create, legal
 from tests.support.viewer import long_game
 

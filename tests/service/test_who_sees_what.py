@@ -14,12 +14,15 @@ The checks are written from the contract, not from the games' code:
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from domain import get_game
+from service.games import move_words
 from tests.record_check import check_finished_game
 from tests.support.api import assert_error, auth, create, new_record
 from tests.support.secrecy import PRIVATE_FIELDS
@@ -104,19 +107,36 @@ def check_a_viewer_mid_game(table: Table, viewer: Any, secrets: list[str]) -> No
 
     events = table.get(f"{table.url}/events", viewer)
     assert len(events.json["events"]) == len(recorded)
-    for seen, whole in zip(events.json["events"], recorded, strict=True):
+    players = table.game["players"]
+    said_whole = table.get(f"{table.url}/events", "recorder").json["words"]
+    for seen, whole, words, whole_words in zip(
+        events.json["events"], recorded, events.json["words"], said_whole, strict=True
+    ):
         private = PRIVATE_FIELDS[game_name].get(whole["type"], ())
         hidden = [] if whole.get("player") == viewer else [f for f in private if f in whole]
         expected = {k: v for k, v in whole.items() if k != "hash" and k not in hidden}
         if hidden:
             expected["hidden"] = hidden
         assert seen == expected
+        # The move's words are said from the event as this viewer reads it, which leaves the
+        # hidden fields out: they never quote what another seat saw alone.
+        assert words == move_words(get_game(game_name), seen, players)
+        if hidden:
+            assert words != whole_words, (viewer, words)
+            assert "hidden" in words or "a Terrain card" in words or "takes a counter" in words
+            assert "worth" not in words and "Terrain card " not in words, words
     answers.append(events)
 
     streamed = table.get(f"{table.url}/stream", viewer)
     assert streamed.status_code == 200
-    streamed.get_data()
+    messages = [
+        json.loads(line[len("data: ") :])
+        for line in streamed.get_data(as_text=True).splitlines()
+        if line.startswith("data: ")
+    ]
     streamed.close()  # frees the stream's slot
+    moves = [message for message in messages if "seq" in message]
+    assert [message["words"] for message in moves] == events.json["words"]
     answers.append(streamed)
 
     legal = table.get(f"{table.url}/legal", viewer)
@@ -124,6 +144,9 @@ def check_a_viewer_mid_game(table: Table, viewer: Any, secrets: list[str]) -> No
         assert_error(legal, 401, "unauthorized")
     else:
         moves = legal.json["moves"]
+        game = get_game(game_name)
+        assert legal.json["words"] == [move_words(game, move, players) for move in moves]
+        assert len(legal.json["base_words"]) == len(moves)
         if full["current_player"] != viewer:
             assert moves == []
         assert all(move.get("player", viewer) == viewer for move in moves)

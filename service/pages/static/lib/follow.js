@@ -1,0 +1,102 @@
+/* Following a game being recorded, for the viewer and the recorder: its event stream, else a poll,
+ * and what both pages show of it (the live note, the game's status and result). */
+
+/** Follow a game from move `fromSeq`: its event stream, or, where no stream is to be had (no
+ * EventSource, a 404, three failed connections in a row), GET /games/{id} every 2 seconds.
+ * hooks: onMove(event, or null for a message to fetch yourself), onOpen(), onEnd(), onGame(game)
+ * (each poll's answer), and setLive("stream" | "polling" | null). Returns the function that stops
+ * following.
+ *
+ * An EventSource cannot send the Authorization header, so the stream is always the public one.
+ * With a token, its events may say less than the token may see (another seat's draw is hidden
+ * from the public, not from the recorder): each "move" message is then only a notice, handed to
+ * onMove as null, and the page fetches GET /events with its token. */
+export function followGame(client, fromSeq, hooks) {
+  let source = null;
+  let pollTimer = null;
+  let failures = 0;
+  async function onPoll() {
+    try {
+      const { body: game } = await client.read("");
+      hooks.onGame(game);
+    } catch (error) {
+      console.warn("polling the game failed:", error);
+    }
+  }
+  function poll() {
+    if (pollTimer) return;
+    hooks.setLive("polling");
+    pollTimer = setInterval(onPoll, 2000);
+  }
+  function stop() {
+    if (source) source.close();
+    if (pollTimer) clearInterval(pollTimer);
+    source = null;
+    pollTimer = null;
+    hooks.setLive(null);
+  }
+  if (!("EventSource" in window)) {
+    poll();
+    return stop;
+  }
+  // On a reconnection, the browser's Last-Event-ID says where the stream stopped.
+  source = new EventSource(`${client.base}/stream?from=${fromSeq}`);
+  hooks.setLive("stream");
+  source.addEventListener("open", () => {
+    failures = 0;
+    if (hooks.onOpen) hooks.onOpen();
+  });
+  source.addEventListener("move", (message) => {
+    failures = 0;
+    let event = null;
+    if (!client.token) {
+      try {
+        event = JSON.parse(message.data);
+      } catch (error) {
+        console.warn("a stream message that is not an event:", error);
+      }
+    }
+    hooks.onMove(event);
+  });
+  source.addEventListener("end", () => hooks.onEnd());
+  source.addEventListener("error", () => {
+    failures += 1;
+    // Closed: no stream here (a 404, or not an event stream). Retrying over and over: the
+    // stream is not to be had now. Either way, polling takes over.
+    if (source && (source.readyState === EventSource.CLOSED || failures >= 3)) {
+      source.close();
+      source = null;
+      poll();
+    }
+  });
+  return stop;
+}
+
+/** The page's live note (#live): shown while following, saying how. */
+export function showLive(note, mode) {
+  note.hidden = !mode;
+  note.classList.toggle("polling", mode === "polling");
+  note.dataset.mode = mode || "off";
+}
+
+/** The game's status badge and, once over, its result (the winners marked in the players' list).
+ * `game` is GET /games/{id}'s answer. */
+export function showResult(game, players) {
+  const badge = document.getElementById("game-status");
+  badge.textContent = game.status;
+  badge.className = `badge status-${game.status}`;
+  const result = document.getElementById("result");
+  const winners = game.result ? game.result.winners : [];
+  for (const item of document.querySelectorAll(".players li[data-seat]")) {
+    item.classList.toggle("winner", winners.includes(Number(item.dataset.seat)));
+  }
+  if (!game.result) {
+    result.hidden = true;
+    return;
+  }
+  const names = winners.map((seat) => players[seat]);
+  const scores = game.result.scores.map((score, seat) => `${players[seat]} ${score}`);
+  const outcome = game.result.draw ? "a draw" : `won by ${names.join(" and ")}`;
+  result.textContent = `Result: ${outcome}; scores ${scores.join(", ")}.`;
+  result.hidden = false;
+}

@@ -1,0 +1,208 @@
+/* The picker sheet (the recorder's #picker): a question with a few options, and the moves that
+ * differ only by what chance brought, asked one chance field at a time (a list, such as the cards
+ * dealt, one item at a time), offering only the values GET /legal lists. */
+
+import { element, humanize, svg } from "./draw.js";
+
+/** A value chosen, in words: "none", "7, 8", "lemur". */
+function shown(value) {
+  if (value === null || value === undefined) return "none";
+  if (Array.isArray(value)) return value.map(shown).join(", ") || "none";
+  if (typeof value === "object") return JSON.stringify(value);
+  return humanize(value);
+}
+
+/** A small picture for a button or a picker's option: picture(svg) draws into 48x64. */
+export function pictureOf(picture) {
+  const drawing = svg("svg", { class: "picture", viewBox: "0 0 48 64", width: 36, height: 48, "aria-hidden": "true", focusable: "false" });
+  picture(drawing);
+  return drawing;
+}
+
+function listOf(move, field) {
+  const value = move[field];
+  return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+}
+
+function containsAll(list, wanted) {
+  const left = list.map((item) => JSON.stringify(item));
+  for (const item of wanted) {
+    const at = left.indexOf(JSON.stringify(item));
+    if (at < 0) return false;
+    left.splice(at, 1);
+  }
+  return true;
+}
+
+/** Where a pick among `moves` stands after the `steps` chosen ({field, value}): the candidates
+ * left, the field asked, the choices offered; or {done} once one move is left. */
+export function pickerStep(moves, steps, fieldsOf) {
+  let candidates = moves;
+  const fields = [...new Set(candidates.flatMap((move) => fieldsOf(move)))];
+  const chosen = [];
+  for (const field of fields) {
+    const isList = candidates.some((move) => Array.isArray(move[field]));
+    const picks = steps.filter((step) => step.field === field).map((step) => step.value);
+    if (isList) {
+      candidates = candidates.filter((move) => containsAll(listOf(move, field), picks));
+      if (picks.length) chosen.push(`${humanize(field)}: ${picks.map(shown).join(", ")}`);
+      const exact = candidates.filter((move) => listOf(move, field).length === picks.length);
+      const longer = candidates.filter((move) => listOf(move, field).length > picks.length);
+      if (!longer.length) continue;
+      const values = new Map();
+      for (const move of longer) {
+        const rest = listOf(move, field).slice();
+        for (const pick of picks) rest.splice(rest.findIndex((item) => JSON.stringify(item) === JSON.stringify(pick)), 1);
+        for (const item of rest) values.set(JSON.stringify(item), item);
+      }
+      const size = Math.max(...longer.map((move) => listOf(move, field).length));
+      return { field, isList, candidates, chosen, exact, values: [...values.values()], question: `${humanize(field)}: ${picks.length + 1} of ${size}` };
+    }
+    if (picks.length) {
+      candidates = candidates.filter((move) => JSON.stringify(move[field] ?? null) === JSON.stringify(picks[0]));
+      chosen.push(`${humanize(field)}: ${shown(picks[0])}`);
+      continue;
+    }
+    const values = new Map();
+    for (const move of candidates) values.set(JSON.stringify(move[field] ?? null), move[field] ?? null);
+    if (values.size <= 1) continue;
+    return { field, isList, candidates, chosen, exact: [], values: [...values.values()], question: humanize(field) };
+  }
+  return { done: true, candidates, chosen };
+}
+
+export class Picker {
+  /** `root` carries data-picking; `fieldsOf(move)` names a move's chance fields. */
+  constructor(root, fieldsOf) {
+    this.root = root;
+    this.fieldsOf = fieldsOf;
+    this.box = document.getElementById("picker");
+    this.title = document.getElementById("picker-title");
+    this.chosen = document.getElementById("picker-chosen");
+    this.options = document.getElementById("picker-options");
+    this.back = document.getElementById("picker-back");
+    this.cancel = document.getElementById("picker-cancel");
+    this.group = null; // the moves being picked among: {moves, words}
+    this.steps = [];
+    this.opener = null;
+    this.onMove = null; // what the move picked goes to
+    this.answer = null; // the pending ask()'s resolve
+    this.busy = false;
+    this.back.addEventListener("click", () => {
+      this.steps.pop();
+      this.render();
+    });
+    this.cancel.addEventListener("click", () => this.close(true));
+    this.box.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        this.close(true);
+      }
+    });
+  }
+
+  setBusy(busy) {
+    this.busy = busy;
+    for (const button of this.box.querySelectorAll("button")) button.disabled = busy;
+  }
+
+  /** The sheet as a question: a Promise of the value chosen (null: cancelled). */
+  ask({ title, options, note }) {
+    this.close(false);
+    return new Promise((resolve) => {
+      this.title.textContent = title;
+      this.chosen.textContent = note || "";
+      this.chosen.hidden = !note;
+      this.options.replaceChildren();
+      this.back.hidden = true;
+      this.answer = resolve;
+      for (const option of options) {
+        const button = element("button", { type: "button", class: "option", "data-records-move": true, "data-value": JSON.stringify(option.value ?? null) });
+        if (option.picture) button.append(pictureOf(option.picture));
+        button.append(element("span", { class: "option-label", text: option.label }));
+        if (option.count > 1) button.append(element("span", { class: "count", text: `×${option.count}` }));
+        button.addEventListener("click", () => {
+          this.answer = null;
+          this.close(false);
+          resolve(option.value);
+        });
+        this.options.append(button);
+      }
+      this.box.hidden = false;
+      this.root.dataset.picking = "true";
+      const first = this.options.querySelector("button");
+      if (first) first.focus({ preventScroll: true });
+    });
+  }
+
+  /** Pick one of `group.moves` (they differ by their chance fields only), field by field; the
+   * move picked goes to onMove. */
+  open(group, opener, onMove) {
+    this.group = group;
+    this.steps = [];
+    this.opener = opener;
+    this.onMove = onMove;
+    this.box.hidden = false;
+    this.root.dataset.picking = "true";
+    this.render();
+    this.box.scrollIntoView({ block: "nearest" });
+  }
+
+  render() {
+    const step = pickerStep(this.group.moves, this.steps, this.fieldsOf);
+    if (step.done) {
+      const [move] = step.candidates;
+      const { opener, onMove } = this;
+      this.close(false);
+      if (opener) opener.focus();
+      if (move) onMove(move);
+      return;
+    }
+    this.title.textContent = `${this.group.words} · ${step.question}`;
+    this.chosen.textContent = step.chosen.length ? `So far: ${step.chosen.join("; ")}` : "Pick what came up.";
+    this.options.replaceChildren();
+    const sorted = step.values.slice().sort((a, b) => {
+      if (typeof a === "number" && typeof b === "number") return a - b;
+      return String(a).localeCompare(String(b));
+    });
+    for (const value of sorted) {
+      const button = element("button", { type: "button", class: "option", "data-records-move": true, "data-field": step.field, "data-value": JSON.stringify(value) }, shown(value));
+      button.addEventListener("click", () => {
+        this.steps.push({ field: step.field, value });
+        this.render();
+      });
+      this.options.append(button);
+    }
+    if (step.exact.length) {
+      const button = element("button", { type: "button", class: "option done", "data-records-move": true, "data-field": step.field, "data-value": "done" }, "No more");
+      button.addEventListener("click", () => {
+        const { onMove } = this;
+        this.close(true);
+        onMove(step.exact[0]);
+      });
+      this.options.append(button);
+    }
+    this.back.disabled = !this.steps.length || this.busy;
+    const first = this.options.querySelector("button");
+    if (first) first.focus();
+  }
+
+  close(refocus) {
+    const opener = this.opener;
+    if (this.answer) {
+      const answer = this.answer;
+      this.answer = null;
+      answer(null);
+    }
+    this.back.hidden = false;
+    this.chosen.hidden = false;
+    this.box.hidden = true;
+    // Its options go with it: a control that records is never left hidden in the page.
+    this.options.replaceChildren();
+    this.group = null;
+    this.steps = [];
+    this.opener = null;
+    this.root.dataset.picking = "false";
+    if (refocus && opener && opener.isConnected) opener.focus();
+  }
+}
