@@ -26,6 +26,7 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Page, expect
 
 from domain.game import get_game
+from domain.mada.catalog import card_order
 from service.games import move_words
 from tests.browser.helpers import (
     LiveServer,
@@ -216,35 +217,43 @@ def card_name(card: Any) -> str:
     return CARD_NAMES.get(card, str(card))
 
 
+def without_chance(event: dict[str, Any]) -> dict[str, Any]:
+    """The move less the fields chance brought (what GET /legal's base_words word)."""
+    fields = MADA.chance_fields.get(event["type"], ())
+    return {name: value for name, value in event.items() if name not in fields}
+
+
 def check_touched(event: dict[str, Any], said: list[str], players: list[str]) -> None:
     """The move stored is the one the controls touched said (the touches that made it: ``said``,
-    the picker's cards last)."""
-    words = MADA.describe(event, players)
+    the picker's cards last): a control that records one move says it in the API's words
+    (``move_words``, what GET /legal sends beside it), one that then asks what chance brought says
+    the move without it (GET /legal's base_words)."""
+    words = move_words(MADA, event, players)
+    base = move_words(MADA, without_chance(event), players)
     kind = event["type"]
-    rest = words.split(" ", 2)[2] if " " in words else words  # "Ana plays a 7" -> "a 7"
-    target = players[event["target"]] if isinstance(event.get("target"), int) else None
     if kind == "deal":
+        assert said[0] in (f"{base}: pick them from pictures", base), (event, said)
         assert sorted(map(card_name, event["cards"])) == sorted(said[-3:]), (event, said)
-    elif kind == "play" and event["card"] == "double_lemur":
-        assert any(f"swap piles with {target}".lower() in touched.lower() for touched in said)
-    elif kind == "play":
-        assert said[-1] == f"Play {rest}", (event, said)
-    elif kind == "draw":
-        assert said[0].startswith("Draw a card"), (event, said)
-        if "card" in event:
+    elif kind == "play" and event["card"] == "double_lemur" and len(said) > 1:
+        who = players[event["player"]]
+        assert said[0] == f"Play the Double Lemur, then touch whose pile {who} swaps with", said
+        assert said[-1] == words, (event, said)
+    elif kind in ("play", "scorpion_discard", "choose_target"):
+        assert said[-1] == words, (event, said)
+    elif kind in ("draw", "try_luck"):
+        assert said[0] == base, (event, said)
+        if len(said) > 1:  # picked from pictures: the card chance brought
             assert said[-1] == card_name(event["card"]), (event, said)
-    elif kind == "try_luck":
-        assert said[0].startswith("Try your luck"), (event, said)
-        if "card" in event:
-            assert said[-1] == card_name(event["card"]), (event, said)
-    elif kind == "scorpion_discard":
-        assert said[-1] == f"Discard {rest}", (event, said)
-    elif kind == "choose_target":
-        assert said[-1] == f"Swap piles with {target}", (event, said)
     else:
         assert kind == "round_discard", event
-        expected = "Keep every card" if not event["cards"] else f"Discard {rest}"
-        assert said[-1] == expected.removesuffix(" after losing the round"), (event, said)
+        cards = event["cards"]
+        if cards == sorted(cards, key=card_order):
+            # The set of cards in the order GET /legal lists it: its words.
+            assert said[-1] == words, (event, said)
+        else:
+            # Touched in another order, one /legal does not list: the cards as touched.
+            rest = words.split(" ", 2)[2].removesuffix(" after losing the round")
+            assert said[-1] == f"Discard {rest}", (event, said)
 
 
 def record_whole_game(page: Page, touches: Touches) -> None:
@@ -387,36 +396,49 @@ def test_a_double_lemur_is_played_then_the_row_touched_says_whose_pile(
     touches = Touches(client, game, random.Random(0), PHONE["height"])
     dl = "Play the Double Lemur, then touch whose pile Ana swaps with"
     assert dl in board_labels(page)
-    assert "Play a 5" not in board_labels(page)  # lower than the 9 on Ana's pile: not offered
+    assert "Ana plays a 5" not in board_labels(page)  # lower than the 9 on Ana's pile: not offered
     touches.touch(page, dl)
+    # Each row records one move: it says it in the API's words.
+    with_ben, with_caro = (
+        move_words(MADA, {"type": "play", "player": 0, "card": "double_lemur", "target": seat},
+                   game["players"])
+        for seat in (1, 2)
+    )  # fmt: skip
+    assert with_caro == "Ana plays a Double Lemur and swaps piles with Caro"
     assert board_labels(page) == [
         "Keep the Double Lemur in hand (choose another move)",
-        "Swap piles with Ben",
-        "Swap piles with Caro",
+        with_ben,
+        with_caro,
     ]
-    assert button_labels(page) == ["Swap piles with Ben", "Swap piles with Caro"]
+    assert button_labels(page) == [with_ben, with_caro]
     # Cancel records nothing (it is no control that records) and offers the turn again.
     cancel = page.locator("#actions button", has_text="Cancel")
     assert cancel.get_attribute("data-records-move") is None
     cancel.click()
     expect(page.locator("#board [data-records-move]").first).to_be_visible()
-    assert dl in board_labels(page) and "Draw a card into Ana's hand" in board_labels(page)
+    # The draw pile then asks which card: the draw without it, in the API's words.
+    assert dl in board_labels(page) and "Ana draws a card" in board_labels(page)
     touches.touch(page, dl)
     # Caro's row, on the board.
-    row = page.locator('#board g.mada-target.row[aria-label="Swap piles with Caro"]')
+    row = page.locator(f'#board g.mada-target.row[aria-label="{with_caro}"]')
     expect(row).to_have_count(1)
-    touches.touch(page, "Swap piles with Caro")
+    touches.touch(page, with_caro)
     last = events(client, game, token=True)[-1]
     assert (last["type"], last["card"], last["target"]) == ("play", "double_lemur", 2)
     now = state(client, game, 7)
     assert now["piles"][0] == [8] and now["piles"][2] == [9]
 
     # Ben tries his luck and a Double Lemur comes up: he touches whose pile he swaps with.
-    touches.touch(page, "Try your luck: the top card goes onto Ben's pile")
+    touches.touch(page, "Ben tries their luck")
     expect(page.locator("#picker")).to_be_visible()
     touches.touch(page, "Double Lemur")
-    assert board_labels(page) == ["Swap piles with Ana", "Swap piles with Caro"]
-    touches.touch(page, "Swap piles with Ana")
+    choices = [
+        move_words(MADA, {"type": "choose_target", "player": 1, "target": seat}, game["players"])
+        for seat in (0, 2)
+    ]
+    assert choices[0] == "Ben swaps piles with Ana (Double Lemur)"
+    assert board_labels(page) == choices
+    touches.touch(page, choices[0])
     last = events(client, game, token=True)[-1]
     assert (last["type"], last["player"], last["target"]) == ("choose_target", 1, 0)
 
@@ -437,12 +459,17 @@ def test_the_cards_discarded_after_a_lost_round_go_in_the_order_touched(
     open_recorder(page, server, game, version=None, ready_js=READY_JS)
     touches = Touches(client, game, random.Random(0), PHONE["height"])
     assert sorted(board_labels(page)) == ["Discard a 3", "Discard a 4"]
-    assert button_labels(page) == ["Keep every card"]  # the default: discard nothing
+    # The default, discard nothing, records one move: in the API's words.
+    keep = move_words(MADA, {"type": "round_discard", "player": 0, "cards": []}, game["players"])
+    assert keep == "Ana keeps every card after losing the round"
+    assert button_labels(page) == [keep]
     touches.touch(page, "Discard a 3")
     assert sorted(board_labels(page)) == ["Discard a 4 second", "Keep a 3 (discarded first)"]
-    assert button_labels(page) == ["Discard a 3"]
+    only_3 = {"type": "round_discard", "player": 0, "cards": [3]}
+    assert button_labels(page) == [move_words(MADA, only_3, game["players"])]
     touches.touch(page, "Discard a 4 second")
-    assert button_labels(page) == ["Discard a 3 and a 4"]
+    both = {"type": "round_discard", "player": 0, "cards": [3, 4]}
+    assert button_labels(page) == [move_words(MADA, both, game["players"])]
     expect(page.locator("#board g.mada-target.chosen text")).to_have_text(["1", "2"])
     touches.touch(page, "Keep a 3 (discarded first)")
     touches.touch(page, "Discard a 3 second")

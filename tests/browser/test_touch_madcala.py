@@ -22,6 +22,7 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Browser, Page, expect
 
 from domain.madcala import MADCALA
+from service.games import move_words
 from tests.browser.helpers import (
     LiveServer,
     append,
@@ -59,6 +60,7 @@ class Tally:
     labels: list[str] = field(default_factory=list)
     pickers: list[str] = field(default_factory=list)
     confirmed: int = 0
+    worded: int = 0  # touches that recorded a move at once, each said in the API's words
 
 
 def settle(page: Page) -> None:
@@ -99,11 +101,29 @@ def check_screen(page: Page, height: int) -> None:
         assert not RAW.search(box["words"]), f"raw data in a label: {box['words']!r}"
 
 
-def touch_once(page: Page, chooser: random.Random, tally: Tally, height: int) -> None:
+# The moves the page offers now and beside each its words, as GET /legal sent them.
+LISTED_JS = """() => {
+  const view = window.Tabletape.recorder.view;
+  return { moves: view.legal, words: view.words };
+}"""
+
+
+def touch_once(
+    page: Page,
+    chooser: random.Random,
+    tally: Tally,
+    height: int,
+    client: FlaskClient | None = None,
+    game: dict[str, Any] | None = None,
+) -> None:
     """One touch among the controls that record, as a person at the table would: in the picker
-    when it is open, else on the board or the action buttons."""
+    when it is open, else on the board or the action buttons. A touch on the board or the buttons
+    that records a move at once says that move in the API's words: those GET /legal sent beside
+    it, the server's ``move_words`` (checked where ``client`` and ``game`` are given)."""
     check_screen(page, height)
     picker = page.locator("#picker")
+    listed = None
+    before = page.locator(RECORDER).get_attribute("data-version")
     if picker.is_visible():
         title = page.locator("#picker-title").inner_text()
         tally.pickers.append(title)
@@ -126,10 +146,29 @@ def touch_once(page: Page, chooser: random.Random, tally: Tally, height: int) ->
         count = controls.count()
         assert count, "no control that records"
         chosen = controls.nth(chooser.randrange(count))
-    tally.labels.append(label_of(chosen))
+        listed = page.evaluate(LISTED_JS)
+    label = label_of(chosen)
+    tally.labels.append(label)
     chosen.click()
     tally.touches += 1
     settle(page)
+    if listed is None or client is None or game is None:
+        return
+    if page.locator(RECORDER).get_attribute("data-version") == before:
+        return
+    stored = events(client, game, token=True)[-1]
+    matches = [
+        (move, words)
+        for move, words in zip(listed["moves"], listed["words"], strict=True)
+        if move == {name: value for name, value in stored.items() if name in move}
+    ]
+    assert matches, f"recorded a move /legal did not list: {stored}"
+    # The touch's words are those GET /legal sent beside the move, the server's own.
+    assert any(label == words == move_words(MADCALA, move, PLAYERS) for move, words in matches), (
+        label,
+        matches,
+    )
+    tally.worded += 1
 
 
 def record_a_game(
@@ -156,7 +195,7 @@ def record_a_game(
             other = pages[1 - shown["current_player"]]
             expect(other.locator(RECORDER)).to_have_attribute("data-version", str(version))
             expect(other.locator(f"{TOUCH}:visible")).to_have_count(0)
-        touch_once(page, chooser, tally, height)
+        touch_once(page, chooser, tally, height, client, game)
         now = version_of(client, game)
         if now != version:
             assert now == version + 1
@@ -200,7 +239,10 @@ KINDS = (
 
 
 def kinds_touched(tally: Tally) -> set[str]:
-    return {kind.strip() for words in tally.labels for kind in KINDS if words.startswith(kind)}
+    """What the touches did: a step's words ("Sow from the 3rd plate"), or the API's words of the
+    move a touch recorded ("Ana: sow from the 3rd plate, ...")."""
+    said = [re.sub(r"^(Ana|Ben): ", "", words).lower() for words in tally.labels]
+    return {kind.strip() for words in said for kind in KINDS if words.startswith(kind.lower())}
 
 
 def test_a_seeded_game_recorded_by_touch_on_a_phone(page: Page, server: LiveServer) -> None:
@@ -213,6 +255,7 @@ def test_a_seeded_game_recorded_by_touch_on_a_phone(page: Page, server: LiveServ
     assert tally.pickers[-1] == ENDS
     touched = kinds_touched(tally)
     assert {"Sow from", "Use", "Play", "End the turn"} <= touched, touched
+    assert tally.worded > 10, "few touches recorded a move at once"
     # No drawn card is picked in a seeded game: the only picker questions are the rules' own.
     assert not [title for title in tally.pickers if "drawn" in title]
     replayed_alike(client, game, options)
@@ -324,7 +367,7 @@ def test_paying_by_touching_the_plates(page: Page, server: LiveServer) -> None:
     card = page.locator('#board g.plus-one[data-card="alice_eat_me"]')
     expect(card).to_have_attribute("aria-label", "Use Eat Me (pay 3 Shards)")
     card.click()
-    expect(page.locator(f"#actions {TOUCH}").filter(has_text="Pay with these")).to_have_count(1)
+    expect(page.locator(f"#actions {TOUCH}[data-pay]")).to_have_count(1)
     # The Shards proposed: the first payment listed, marked on its plates.
     expect(page.locator("#board g.pay-badge")).to_have_count(
         len(set(pays(listed, "plus_one", "alice_eat_me")[0]))
@@ -345,8 +388,15 @@ def test_paying_by_touching_the_plates(page: Page, server: LiveServer) -> None:
     expect(page.locator(RECORDER)).to_have_attribute("data-version", str(version))
     settle(page)
     page.locator(f"#actions {TOUCH}").filter(has_text="Buy a Commoner").click()
-    accept = page.locator(f"#actions {TOUCH}").filter(has_text="Pay with these")
-    expect(accept).to_contain_text("Pay with these: ")
+    # The Shards proposed, accepted in one touch that records the purchase: it says it in the
+    # API's words (those GET /legal sends beside the move, the server's move_words).
+    accept = page.locator(f"#actions {TOUCH}[data-pay]")
+    proposed = json.loads(accept.get_attribute("data-pay") or "")
+    buying = next(m for m in listed if m["type"] == "buy_commoner" and sorted(m["pay"]) == proposed)
+    assert set(buying) <= {"type", "player", "pay"}, "more to choose: no purchase in one touch"
+    worded = move_words(MADCALA, buying, PLAYERS)
+    assert worded.startswith(f"{PLAYERS[buying['player']]}: buy a Commoner, paying ")
+    expect(accept.locator(":scope > span")).to_have_text(worded)
     accept.click()
     expect(page.locator(RECORDER)).to_have_attribute("data-version", str(version + 1))
     settle(page)
@@ -374,9 +424,13 @@ def test_sowing_in_another_order(page: Page, server: LiveServer) -> None:
     space = ordered[-1]["space"]
     open_recorder(page, server, game, version=None)
     plate = page.locator(f'#board g.plate[data-space="{space}"]')
-    expect(plate).to_have_attribute(
-        "aria-label", re.compile(r"^Sow from the \d(st|nd|rd|th) plate")
-    )
+    # One touch on the plate records the usual order, the first listed: in the API's words.
+    usual = next(move for move in listed if move["type"] == "move" and move["space"] == space)
+    assert "order" not in usual
+    worded = move_words(MADCALA, usual, PLAYERS)
+    mover = PLAYERS[usual["player"]]
+    assert re.match(rf"^{mover}: sow from the \d(st|nd|rd|th) plate", worded), worded
+    expect(plate).to_have_attribute("aria-label", worded)
     page.locator(f"#actions {TOUCH}").filter(has_text="Sow in another order").click()
     expect(page.locator("#actions .madcala-prompt")).to_have_attribute("data-step", "mode-sowing")
     # Only the plates whose Shards may be sown in several orders are offered now.

@@ -165,7 +165,10 @@ class Touches:
                 )
             )
             assert lit == wanted
-            discard = page.get_by_role("button", name="Discard the tile (it fits nowhere)")
+            # The discard records one move: it says it in the API's words.
+            nowhere = {"type": "place", "player": moves[0]["player"]}
+            fits_nowhere = move_words(SIFAKA, nowhere, self.game["players"])
+            discard = page.get_by_role("button", name=fits_nowhere, exact=True)
             expect(discard).to_have_count(0 if wanted else 1)
         else:
             expect(anchors).to_have_count(0)
@@ -491,11 +494,15 @@ def test_a_move_that_may_turn_lights_where_each_way_ends(page: Page, server: Liv
         )
         for end in ends.all()
     }
-    assert said == {
-        (2, 6): "Move 3 boxes straight ahead",
-        (3, 5): "Move 3 boxes, turning east at the 1st step",
-        (3, 6): "Move 4 boxes, turning east at the 2nd step",
-    }
+    # Each lit end records one move: it says it in the API's words (GET /legal's, the server's
+    # move_words).
+    worded = {
+        turns: move_words(SIFAKA, {"type": "move", "player": 1, "turns": list(turns)},
+                          game["players"])
+        for turns in ((), (1,), (2,))
+    }  # fmt: skip
+    assert worded[(1,)] == "Ben moves the sifaka, turning at the 1st step"
+    assert said == {(2, 6): worded[()], (3, 5): worded[(1,)], (3, 6): worded[(2,)]}
     # The sifaka (and its button) asks which way, each drawn; Cancel records nothing.
     page.locator(f"{BOARD} g.target[data-sifaka]").click()
     expect(page.locator("#picker-title")).to_have_text("Which way does Ben's sifaka go?")
@@ -567,9 +574,13 @@ def test_a_tile_that_fits_nowhere_is_discarded_by_a_button(page: Page, server: L
     # A card that fits nowhere is all but impossible to reach in play: /legal is made to say so.
     discard = {"type": "place", "player": 0}
 
+    words = move_words(SIFAKA, discard, game["players"])
+    assert words == "Ana discards the tile (it fits nowhere)"
+
     def only_a_discard(route: Any) -> None:
         answer = route.fetch()
-        route.fulfill(response=answer, json={"moves": [discard], "ending": [False]})
+        listed = {"moves": [discard], "ending": [False], "words": [words], "base_words": [words]}
+        route.fulfill(response=answer, json=listed)
 
     page.route("**/legal", only_a_discard)
     posted: list[Any] = []
@@ -580,7 +591,8 @@ def test_a_tile_that_fits_nowhere_is_discarded_by_a_button(page: Page, server: L
     open_recorder(page, server, game, version=None)
     expect(page.locator(f"{BOARD} g.target[data-anchor]")).to_have_count(0)
     expect(page.locator("#actions .sifaka-hint")).to_contain_text("fits nowhere")
-    button = page.get_by_role("button", name="Discard the tile (it fits nowhere)")
+    # It records one move: its words are the API's.
+    button = page.get_by_role("button", name=words, exact=True)
     expect(button.locator("svg")).to_have_count(1)
     button.click()
     expect(page.locator("#record-error")).to_contain_text("Not recorded")

@@ -208,6 +208,14 @@ function drawOptions(table, cardsListed, seenAs) {
   }));
 }
 
+/** The words of the touch that records one of ``group`` (moves differing only by the card chance
+ * brought): the move's own (GET /legal's) when it is the only one and names no card, else the
+ * words of the move without its card (GET /legal's base_words). */
+function drawnWords(table, group) {
+  if (group.length === 1 && group[0].card === undefined) return table.wordsOf(group[0]);
+  return table.baseWordsOf(group[0]);
+}
+
 /** Record one of ``group`` (moves differing only by the card chance brought): at once when there
  * is one, else after picking the card from pictures. */
 async function recordDrawn(table, group, title) {
@@ -250,20 +258,21 @@ function layTurn(ctx) {
       });
     } else {
       const move = ways[0];
-      touchBox(ctx, box, `Play ${aCard(card)}${card === "double_lemur" ? ` and swap piles with ${seatWords(move.target, table.players)}` : ""}`,
-        () => table.record(move));
+      touchBox(ctx, box, table.wordsOf(move), () => table.record(move));
     }
   }
   const pile = drawPileBox(table);
-  const tryWords = `Try your luck: the top card goes onto ${name}'s pile`;
-  const tryLuck = () => recordDrawn(table, tries, `${name} tries their luck: which card came up?`);
+  // The API's words: the move's own where the touch records it, else the move without the card
+  // chance brings (the picker then asks which card).
+  const tryWords = tries.length ? drawnWords(table, tries) : "";
+  const tryLuck = () => recordDrawn(table, tries, `${table.baseWordsOf(tries[0])}: which card came up?`);
   if (draws.length && pile) {
-    touchBox(ctx, pile, `Draw a card into ${name}'s hand`,
-      () => recordDrawn(table, draws, `${name} draws: which card?`), { kind: "draw-pile" });
+    touchBox(ctx, pile, drawnWords(table, draws),
+      () => recordDrawn(table, draws, `${table.baseWordsOf(draws[0])}: which card?`), { kind: "draw-pile" });
   } else if (tries.length && pile) {
     touchBox(ctx, pile, tryWords, tryLuck, { kind: "draw-pile" });
   }
-  if (tries.length) table.button("Try your luck", tryLuck, backPicture("?")).setAttribute("aria-label", tryWords);
+  if (tries.length) table.button(tryWords, tryLuck, backPicture("?"));
   const parts = [];
   if (plays.length) parts.push(`a card in ${name}'s hand to play it`);
   if (draws.length) parts.push("the draw pile to draw");
@@ -295,7 +304,7 @@ function layTarget(ctx, ways, onChoose) {
   const { table } = ctx;
   for (const move of ways) {
     const box = rowBox(table, move.target);
-    const words = `Swap piles with ${seatWords(move.target, table.players)}`;
+    const words = table.wordsOf(move);
     if (box) touchBox(ctx, box, words, () => onChoose(move), { kind: "row" });
     table.button(words, () => onChoose(move), pilePicture(table.state.piles[move.target] || [], table.cards));
   }
@@ -314,7 +323,7 @@ function layScorpion(ctx) {
       veil(ctx, box);
       continue;
     }
-    touchBox(ctx, box, `Discard ${aCard(card)} with the Scorpion`, () => table.record(move));
+    touchBox(ctx, box, table.wordsOf(move), () => table.record(move));
   }
   hint(table, `The Scorpion: touch the card of ${name}'s hand that goes with it to the discard.`);
 }
@@ -344,14 +353,18 @@ function layRoundDiscard(ctx) {
   }
   if (!chosen.length) {
     const keep = moves.find((move) => move.cards.length === 0);
-    if (keep) table.button("Keep every card", () => table.record(keep));
+    if (keep) table.button(table.wordsOf(keep), () => table.record(keep));
     hint(table, `${name} lost the round: touch the cards ${name} discards, in order, then confirm; or keep every card.`);
   } else {
     const move = moves.find((item) => item.cards.length === chosenCards.length && within(chosenCards, item.cards));
     if (move) {
       const body = { ...move, cards: chosenCards };
-      table.button(`Discard ${listWords(chosenCards.map(aCard))}`, () => table.record(body),
-        cardPicture(chosenCards[0], table.cards));
+      // GET /legal lists each set of cards once, in the deck's order: in that order the move is
+      // one it listed, worded as it said it; in another (the order touched is the order they go
+      // to the discard) no move it listed says that order, and the cards are named as touched.
+      const listed = same(body, move);
+      const words = listed ? table.wordsOf(move) : `Discard ${listWords(chosenCards.map(aCard))}`;
+      table.button(words, () => table.record(body), cardPicture(chosenCards[0], table.cards));
     }
     plainButton(table, "Clear the choice", () => {
       ctx.progress.discard = [];
@@ -369,12 +382,15 @@ function ordinal(n) {
 function layDeal(ctx) {
   const { table, seat, name } = ctx;
   const start = () => pickDeal(table, seat);
-  const words = `Deal ${name}'s 3 cards: pick them from pictures`;
+  // The deal without its cards, in the API's words (GET /legal's base_words); the picker asks
+  // which cards.
+  const dealt = table.baseWordsOf(table.moves.find((move) => move.type === "deal"));
+  const words = `${dealt}: pick them from pictures`;
   const pile = drawPileBox(table);
   if (pile) touchBox(ctx, pile, words, start, { kind: "draw-pile" });
   const handArea = boxOf(table.board.querySelector(`g.seat[data-seat="${seat}"] g.hand`));
   if (handArea) touchBox(ctx, handArea, words, start, { kind: "hand" });
-  table.button(`Deal ${name}'s 3 cards`, start, backPicture("3"));
+  table.button(dealt, start, backPicture("3"));
   hint(table, `Touch the draw pile, then pick the 3 cards ${name} was dealt.`);
 }
 

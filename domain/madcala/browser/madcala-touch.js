@@ -95,6 +95,30 @@ function stepOf(action) {
 function recording(table, session) {
   let drawn = table.drawn;
 
+  /** An action as start() makes it, to see where a touch leads before it is made. */
+  function trial(kind, moves, ask) {
+    return { kind, words: "", moves, fixed: new Map(), ask: Boolean(ask), picks: [] };
+  }
+
+  /** ``action`` with one more choice fixed, to see where that touch leads. */
+  function fixedTo(action, key, value) {
+    return { ...action, fixed: new Map([...action.fixed, [key, value]]), picks: [] };
+  }
+
+  /** The words of a touch that leads to ``action``: where nothing is then left to ask, the touch
+   * records a move, said in the API's words (GET /legal's, table.wordsOf); where only the
+   * Commoners chance brings are then asked, the move without them (GET /legal's base_words);
+   * else ``words``, the step's own, which further touches complete. */
+  function touchWords(t, action, words) {
+    const step = stepOf(action);
+    if (step.done) return t.wordsOf(step.moves[0]);
+    if (step.field === "drawn") {
+      const base = distinct(step.moves.map((move) => t.baseWordsOf(move)));
+      if (base.length === 1) return base[0];
+    }
+    return words;
+  }
+
   function start(kind, words, moves, ask) {
     session.mode = null;
     session.action = { kind, words, moves, fixed: new Map(), ask: Boolean(ask), picks: [] };
@@ -260,14 +284,16 @@ function recording(table, session) {
       const space = JSON.parse(key);
       if (space === null) {
         if (!mode) {
-          t.button("No Shard on your side: add Shards from the reserve", () => start("move", "Add Shards from the reserve", moves, false),
+          t.button(touchWords(t, trial("move", moves, false), "No Shard on your side: add Shards from the reserve"),
+            () => start("move", "Add Shards from the reserve", moves, false),
             shardsPicture([0, 1, 2].map(() => ({ colour: t.colours[seat] }))));
         }
         continue;
       }
       if (mode && (mode !== "sowing" || !hasChoice(moves, "sowing"))) continue;
       const words = `Sow from ${plateWords(state, space, seat, t.players)}`;
-      touchPlate(t, space, `${words}${mode ? ": choose the order" : ""}`, () => start("move", words, moves, mode === "sowing"));
+      const said = mode ? `${words}: choose the order` : touchWords(t, trial("move", moves, false), words);
+      touchPlate(t, space, said, () => start("move", words, moves, mode === "sowing"));
     }
 
     // Plus-One cards, face up.
@@ -282,6 +308,7 @@ function recording(table, session) {
         words += ` (pay ${plural(info.cost ?? moves[0].pay.length, "Shard")})`;
       }
       if (mode) words += ": choose the effects";
+      else words = touchWords(t, trial("plus_one", moves, false), words);
       const entry = drawn.cards[seat].find((card) => card.id === id);
       const go = () => start("plus_one", `Use ${plusOneName(t.cards, id)}`, moves, mode === "effects");
       if (entry) touchCard(t, entry, words, go);
@@ -293,7 +320,7 @@ function recording(table, session) {
     for (const [id, moves] of commoners) {
       if (mode && (mode !== "effects" || !hasChoice(moves, "effects"))) continue;
       const name = commonerName(t.cards, id);
-      const words = `Play ${name}${mode ? ": choose the effects" : ""}`;
+      const words = mode ? `Play ${name}: choose the effects` : touchWords(t, trial("commoner", moves, false), `Play ${name}`);
       const go = () => start("commoner", `Play ${name}`, moves, mode === "effects");
       const entries = handEntries.filter((entry) => entry.id === id);
       if (entries.length) entries.forEach((entry) => touchCard(t, entry, words, go));
@@ -306,12 +333,13 @@ function recording(table, session) {
       return;
     }
     if (buys.length) {
-      t.button("Buy a Commoner (pay 3 Shards)", () => start("buy_commoner", "Buy a Commoner", buys, false), cardBackPicture);
+      t.button(touchWords(t, trial("buy_commoner", buys, false), "Buy a Commoner (pay 3 Shards)"),
+        () => start("buy_commoner", "Buy a Commoner", buys, false), cardBackPicture);
     }
     if (ends.length) {
       const excess = (ends[0].discard || []).length;
       const words = excess ? `End the turn (discard ${plural(excess, "Commoner")})` : "End the turn";
-      t.button(words, () => start("end_turn", "End the turn", ends, false));
+      t.button(touchWords(t, trial("end_turn", ends, false), words), () => start("end_turn", "End the turn", ends, false));
     }
     if ([...sows.values()].some((moves) => hasChoice(moves, "sowing"))) {
       t.button("Sow in another order…", () => { session.mode = "sowing"; render(); });
@@ -341,6 +369,12 @@ function recording(table, session) {
       const size = sets[0].length;
       const picks = action.picks;
       const fits = (item) => sets.some((set) => within([...picks, item], set));
+      // The touch that completes the set: where it then records the move, the move's words.
+      const lastPick = (item, words) => {
+        if (picks.length + 1 !== size) return words;
+        const value = JSON.stringify(sorted([...picks, item]));
+        return values.includes(value) ? touchWords(t, fixedTo(action, key, value), words) : words;
+      };
       const complete = (chosen) => {
         const value = JSON.stringify(sorted(chosen));
         if (values.includes(value)) fix(key, value);
@@ -353,7 +387,7 @@ function recording(table, session) {
         for (const [space, count] of counts) badge(drawn.plates[space], `−${count}`);
         for (const space of distinct(sets.flat())) {
           if (!fits(space)) continue;
-          touchPlate(t, space, `Pay a Shard from ${plateOf(space)}`, () => {
+          touchPlate(t, space, lastPick(space, `Pay a Shard from ${plateOf(space)}`), () => {
             if (stale()) return;
             action.picks.push(space);
             if (action.picks.length === size) complete(action.picks);
@@ -366,7 +400,7 @@ function recording(table, session) {
         } else {
           prompt(t, `${named}: pay ${plural(size, "Shard")}. Accept these, or touch the plates that pay.`);
           const value = valueOf(step.moves[0], "pay", 0);
-          t.button(`Pay with these: ${payWords(state, JSON.parse(value), seat, players)}`, () => fix(key, value),
+          t.button(touchWords(t, fixedTo(action, key, value), `Pay with these: ${payWords(state, JSON.parse(value), seat, players)}`), () => fix(key, value),
             shardsPicture(JSON.parse(value).map(() => ({ colour: t.colours[seat] })))).dataset.pay = value;
         }
       } else {
@@ -381,7 +415,7 @@ function recording(table, session) {
             continue;
           }
           if (!fits(entry.id)) continue;
-          touchCard(t, entry, `Discard ${commonerName(t.cards, entry.id)}`, () => {
+          touchCard(t, entry, lastPick(entry.id, `Discard ${commonerName(t.cards, entry.id)}`), () => {
             if (stale()) return;
             action.picks.push(entry.id);
             if (action.picks.length === size) complete(action.picks);
@@ -401,7 +435,7 @@ function recording(table, session) {
         const words = field === "home_space"
           ? `Perform the effect of ${plateOf(space)}: ${EFFECT_WORDS[effect] || humanize(effect)}`
           : `Put the Shard on ${plateOf(space)}`;
-        touchPlate(t, space, words, () => fix(key, values[index]));
+        touchPlate(t, space, touchWords(t, fixedTo(action, key, values[index]), words), () => fix(key, values[index]));
       });
     } else if (field === "strike") {
       prompt(t, `${named}: strike a Shard. Touch the plate it leaves.`);
@@ -409,7 +443,9 @@ function recording(table, session) {
       for (const [space, options] of bySpace) {
         const seats = options.map((option) => option.seat);
         const only = seats.length === 1 ? ` of ${players[seats[0]]}'s` : "";
-        touchPlate(t, space, `Strike a Shard${only} from ${plateOf(space)}`, async () => {
+        const strikeWords = `Strike a Shard${only} from ${plateOf(space)}`;
+        const said = seats.length === 1 ? touchWords(t, fixedTo(action, key, JSON.stringify(options[0])), strikeWords) : strikeWords;
+        touchPlate(t, space, said, async () => {
           if (stale()) return;
           if (seats.length === 1) {
             fix(key, JSON.stringify(options[0]));
@@ -436,7 +472,8 @@ function recording(table, session) {
       parsed.forEach((id, index) => {
         if (id === null) return;
         const entry = drawn.cards[owner].find((card) => card.id === id);
-        const words = field === "strike_card" ? `Strike ${plusOneName(t.cards, id)} (turn it face down)` : `Refresh ${plusOneName(t.cards, id)} (turn it face up)`;
+        const own = field === "strike_card" ? `Strike ${plusOneName(t.cards, id)} (turn it face down)` : `Refresh ${plusOneName(t.cards, id)} (turn it face up)`;
+        const words = touchWords(t, fixedTo(action, key, values[index]), own);
         const go = () => fix(key, values[index]);
         if (entry) touchCard(t, entry, words, go);
         else t.button(words, go, plusOnePicture(id, t.cards, t.colours[owner]));
@@ -473,7 +510,7 @@ function recording(table, session) {
       t.pick({ title: `${named}: the effects`, options }).then(answered);
     }
     if (values.includes("null") && !["drawn", "sowing", "effects"].includes(field)) {
-      t.button("Go on: nothing to choose here", () => fix(key, "null"));
+      t.button(touchWords(t, fixedTo(action, key, "null"), "Go on: nothing to choose here"), () => fix(key, "null"));
     }
     for (const passed of step.passed) {
       const words = passed === "effects" ? "Choose the effects…" : "Sow in another order…";

@@ -32,7 +32,6 @@ import {
 // Where each listed move ends is shown by following its turns over the boxes drawn: a move
 // whose walk cannot be followed here is still offered from the sifaka, only not lit.
 
-const ORDINAL = ["", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th"];
 const WAYS = ["N", "E", "S", "W"];
 const MANGO_WORDS = { green: "green", yellow: "yellow", red: "red" };
 
@@ -157,29 +156,6 @@ function walkOf(boxes, pawn, turns) {
   return { x, y, facing, gone: path.length - 1, path, turned, box };
 }
 
-function boxesWord(count) {
-  return plural(count, "box", "boxes");
-}
-
-/** A way to move, in words: "Move 4 boxes, turning east at the 2nd step" (the rulebook's steps:
- * the boxes gone after the hop, where the palm trees send the sifaka on). */
-function walkWords(walk, turns) {
-  if (!walk) {
-    if (!turns.length) return "Move straight ahead";
-    return `Move, turning at the ${turns.map((step) => ORDINAL[step] || `${step}th`).join(" and ")} ${turns.length > 1 ? "steps" : "step"}`;
-  }
-  if (walk.gone === 0) return "Stay: no box ahead";
-  let words = `Move ${boxesWord(walk.gone)}`;
-  if (walk.turned.length) {
-    words += ", " + walk.turned.map((turn) => `turning ${DIRECTION[turn.facing]} at the ${ORDINAL[turn.step] || `${turn.step}th`} step`).join(", then ");
-  } else if (walk.hopTurn) {
-    words += `, turning ${DIRECTION[walk.facing]} on its arrow`;
-  } else {
-    words += " straight ahead";
-  }
-  return words;
-}
-
 /** Options for the picker from card ids: equal tiles one picture, with a count. */
 function cardOptions(ids, cards) {
   const groups = new Map();
@@ -258,15 +234,18 @@ function recordDeal(table, layout, layer) {
     const id = await pickCard(table, `Which Terrain card was dealt to ${name}?`, moves.map((move) => move.card));
     if (id === null || id === undefined || !still(table)) return;
     const body = moves.find((move) => move.card === id);
-    if (body) table.record(body, `${name} is dealt a Terrain card`);
+    // Said without the card (its number is no word of the rulebook's): GET /legal's base_words.
+    if (body) table.record(body, table.baseWordsOf(body));
   };
   const rows = svg("g", { transform: `translate(0 ${layout.rowsTop}) scale(${layout.k})` });
   layer.append(rows);
   const top = seat * (ROW + 6);
-  boardTarget(table, rows, { "data-deal": seat }, `The card dealt to ${name}`,
+  // The deal without its card, in the API's words (GET /legal's base_words); the picker asks which.
+  const dealt = table.baseWordsOf(moves[0]);
+  boardTarget(table, rows, { "data-deal": seat }, `${dealt}: pick it from pictures`,
     svg("rect", { x: layout.handX - 4, y: top + 4, width: 2 * 17 + 8, height: 2 * 17 + 8, rx: 4, fill: "rgba(255, 214, 0, 0.35)", stroke: "#8a6d00", "stroke-width": 1.5, "stroke-dasharray": "4 2" }),
     open, text(layout.handX + 17, top + 31, "?", { "text-anchor": "middle", "font-size": 18, "font-weight": 700, fill: "#5b4a1f" }));
-  table.button(`Pick the card dealt to ${name}`, open, cardBackPicture);
+  table.button(`${dealt}: pick it from pictures`, open, cardBackPicture);
   return true;
 }
 
@@ -311,8 +290,7 @@ function recordPlace(table, layout, layer) {
       preview.replaceChildren();
       return;
     }
-    const facing = choice.moves.length > 1 ? `, ${facingWords(body.rotation || 0).toLowerCase()}` : "";
-    table.record(body, `${name} places the tile${facing}`);
+    table.record(body);
   };
   if (anchors.size) {
     showGridOnly(table, layout);
@@ -340,7 +318,7 @@ function recordPlace(table, layout, layer) {
   if (discard) {
     const body = discard;
     hint(table, `${name}'s tile fits nowhere on the board.`, boxes ? cardPicture(boxes) : null);
-    table.button("Discard the tile (it fits nowhere)", () => table.record(body, `${name} discards the tile (it fits nowhere)`),
+    table.button(table.wordsOf(body), () => table.record(body),
       boxes ? cardPicture(boxes) : cardBackPicture);
   }
   return true;
@@ -362,13 +340,19 @@ function recordMove(table, layout, layer) {
     ways.get(key).moves.push(move);
   });
   const options = [...ways.values()];
-  options.forEach((way) => { way.words = walkWords(way.walk, way.turns); });
+  // A way in the API's words: the move's own where the way is one move naming nothing chance
+  // brings (a touch records it), else the move without the counter and card (GET /legal's
+  // base_words), which the picker then asks.
+  const chanceFields = (table.chanceFields && (table.chanceFields.move || table.chanceFields["*"])) || [];
+  options.forEach((way) => {
+    const whole = way.moves.length === 1 && !chanceFields.some((field) => way.moves[0][field] !== undefined);
+    way.words = whole ? table.wordsOf(way.moves[0]) : table.baseWordsOf(way.moves[0]);
+  });
 
   const finish = async (way) => {
     let candidates = way.moves;
     const end = way.walk && way.walk.box;
     const counterColour = end && end.kind === "mango" ? end.mango : null;
-    let taken = "";
     const values = [...new Set(candidates.filter((move) => move.counter !== undefined).map((move) => move.counter))];
     if (values.length) {
       let value = values[0];
@@ -386,18 +370,15 @@ function recordMove(table, layout, layer) {
         if (value === null || value === undefined || !still(table)) return;
       }
       candidates = candidates.filter((move) => move.counter === value);
-      taken = ` and takes a ${counterColour ? `${counterColour} ` : ""}counter worth ${value}`;
     }
     const draws = [...new Set(candidates.filter((move) => move.draw !== undefined).map((move) => move.draw))];
-    let drawn = "";
     if (draws.length) {
       const id = await pickCard(table, `Which Terrain card did ${name} draw?`, draws);
       if (id === null || id === undefined || !still(table)) return;
       candidates = candidates.filter((move) => move.draw === id);
-      drawn = ", then draws a Terrain card";
     }
     if (!candidates.length || !still(table)) return;
-    table.record(candidates[0], `${name}'s sifaka ${way.words.replace(/^Move/, "moves").replace(/^Stay/, "stays")}${taken}${drawn}`);
+    table.record(candidates[0]);
   };
   const choose = async (among) => {
     if (among.length === 1) return finish(among[0]);

@@ -37,6 +37,8 @@
  *   record(body, words)  append the move (a move that ends the game is confirmed first); its
  *                        words are GET /legal's unless given
  *   wordsOf(body)        a legal move's words, as GET /legal said it
+ *   baseWordsOf(body)    its words without what chance brought (GET /legal's base_words):
+ *                        the words of a touch that then asks what chance brought
  *   focus()              focus the first control that records
  * Every control that records (a target, a button, a picker's option, a confirmation) carries
  * data-records-move. The page is not rebuilt while nothing changed, so a touch never lands on a
@@ -268,6 +270,13 @@ async function openRecorder() {
     return index >= 0 ? view.words[index] : humanize(body.type);
   }
 
+  /** A legal move's words without what chance brought (GET /legal's base_words). */
+  function baseWordsOf(body) {
+    const text = JSON.stringify(body);
+    const index = view.legal.findIndex((move) => JSON.stringify(move) === text);
+    return index >= 0 ? view.baseWords[index] : humanize(body.type);
+  }
+
   function setBusy(busy) {
     view.busy = busy;
     root.dataset.busy = String(busy);
@@ -406,6 +415,7 @@ async function openRecorder() {
       pick,
       record,
       wordsOf,
+      baseWordsOf,
       focus: focusNext,
       humanize,
       svg,
