@@ -6,6 +6,7 @@ move, so each states its situation plainly; the deal and the options go through 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from importlib import resources
 from typing import Any
@@ -236,7 +237,9 @@ def test_a_move_is_described_in_words_with_the_players_name() -> None:
 
 def test_the_pages_hooks_name_the_renderer_the_colours_and_the_catalog() -> None:
     assets = resources.files(GAME.browser_assets or "")
-    assert "T.renderers.tally" in (assets / "tally.js").read_text(encoding="utf-8")
+    # The drawing is a module the pages import: it exports ``draw``.
+    drawing = (assets / "tally.js").read_text(encoding="utf-8")
+    assert re.search(r"^export \{[^}]*\bdraw\b", drawing, re.M)
     colours = GAME.seat_colours(2)
     assert len(colours) == 2 and len(set(colours)) == 2
     assert all(colour.startswith("#") for colour in colours)
