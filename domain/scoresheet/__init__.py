@@ -11,8 +11,8 @@ game object, ``SCORESHEET``, directly.
 """
 
 from domain.scoresheet.numbers import to_json
-from domain.scoresheet.rules import SCORESHEET, Scoresheet
+from domain.scoresheet.rules import SCORESHEET, Scoresheet, written_event
 from domain.scoresheet.state import ScoresheetState
 from domain.scoresheet.titles import title_key
 
-__all__ = ["SCORESHEET", "Scoresheet", "ScoresheetState", "title_key", "to_json"]
+__all__ = ["SCORESHEET", "Scoresheet", "ScoresheetState", "title_key", "to_json", "written_event"]

@@ -173,6 +173,20 @@ class Scoresheet(Game[ScoresheetState]):
         return {ROUNDS: states[-1].rounds if states else 0}
 
 
+def written_event(event: Event) -> dict[str, Any]:
+    """``event`` with its numbers as the record writes them, in shortest form (``2.0`` -> ``2``):
+    what the service stores and hashes, so that another tool recomputes the same hashes. Fields
+    that are not numbers are left as they are (the rules judge them)."""
+    written = dict(event)
+    if event.get("type") == SCORE and "points" in event:
+        written["points"] = numbers.written(event["points"])
+    elif event.get("type") == ROUND and isinstance(event.get("points"), list):
+        written["points"] = [
+            None if points is None else numbers.written(points) for points in event["points"]
+        ]
+    return written
+
+
 def _check_points(state: ScoresheetState, kind: str) -> None:
     if not state.has_points:
         raise IllegalMoveError(

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from domain.corrections import Fold, fold, standing_moves
 from domain.scoresheet import SCORESHEET, ScoresheetState
+from domain.snapshot_codec import decode_state, encode_state
 from domain.viewers import PUBLIC, RECORDER, seat
 
 GAME = SCORESHEET
@@ -31,6 +32,10 @@ EVENTS = {
     kind: jsonschema_rs.validator_for(dict(schema)) for kind, schema in GAME.event_schemas.items()
 }
 RETRACT = {"type": "retract"}
+
+
+def options_validator(players: int) -> Any:
+    return jsonschema_rs.validator_for(dict(GAME.options_schema(players)))
 
 
 def number_strategy() -> st.SearchStrategy[Any]:
@@ -126,6 +131,9 @@ def exact_totals(players: int, standing: list[Any]) -> list[Decimal]:
 def check_invariants(folded: Fold[ScoresheetState], record: list[dict[str, Any]], players: int,
                      seed: int, options: dict[str, Any]) -> None:  # fmt: skip
     state = folded.state
+    # A snapshot of the state decodes to the state.
+    start = folded.states[0]
+    assert decode_state(GAME, encode_state(GAME, state, start), start) == state
     standing = standing_moves(record)
     assert list(folded.moves) == standing
     # The state as if the voided moves had never been made.
@@ -190,6 +198,8 @@ def test_random_score_sheets_keep_exact_totals_replay_and_end_with_standings(
 ) -> None:
     players, raw = table
     options = GAME.options(raw, players)
+    assert options_validator(players).is_valid(raw) and options_validator(players).is_valid(options)
+    assert GAME.options(options, players) == options
     start = GAME.new_game(players, seed, options)
     folded = fold(GAME, start, [])
     record: list[dict[str, Any]] = []

@@ -300,6 +300,21 @@ def test_numbers_are_written_in_their_shortest_form() -> None:
     assert numbers.written(4.50) == 4.5 and numbers.written("x") == "x"
 
 
+def test_numbers_an_event_is_written_with_its_numbers_in_shortest_form() -> None:
+    from domain.scoresheet import written_event
+
+    assert written_event(score(0, 2.0)) == score(0, 2)
+    assert isinstance(written_event(score(0, 2.0))["points"], int)
+    assert written_event(round_of(4.5, None, -0.0, 3)) == round_of(4.5, None, 0, 3)
+    assert json.dumps(written_event(round_of(2.0, 0.25))["points"]) == "[2, 0.25]"
+    assert written_event(end(ranks=[1, 2])) == end(ranks=[1, 2])
+    assert written_event(score(0, "x")) == score(0, "x")
+    # Written, the event is the same move.
+    state = start()
+    for event in (score(1, 2.0), round_of(0.1, None, 7.0)):
+        assert GAME.apply(state, written_event(event)) == GAME.apply(state, event)
+
+
 def test_numbers_a_total_is_kept_within_10_to_the_12() -> None:
     state = play(start(), *[score(0, 10**9) for _ in range(1000)])
     assert GAME.view(state, RECORDER)["totals"][0] == 10**12
