@@ -227,7 +227,13 @@ def _added(totals: Sequence[Milli], added: Sequence[Milli]) -> tuple[Milli, ...]
 
 
 def end(state: ScoresheetState, event: Event) -> ScoresheetState:
-    """The state once ``end`` has fixed the result (scoresheet.md, "end fixes the result")."""
+    """The state once ``end`` has fixed the result (scoresheet.md, "end fixes the result").
+
+    A field given as null is taken as left out (the result writes ``"outcome": null`` for a game
+    that is not cooperative, and a client may send the same). Ranks given must be standings as
+    the totals would make them (1, 2, 2, 4): 1 + the number of units (teams, or seats) ranked
+    better; other numberings (1, 1, 2) are refused with the rule, not renumbered.
+    """
     ranks_given = event.get("ranks")
     winners_given = event.get("winners")
     outcome = event.get("outcome")
