@@ -765,3 +765,9 @@ def test_the_length_of_a_score_sheet_is_its_number_of_rounds() -> None:
         states.append(state)
     assert GAME.stats_counters(events, states) == {"rounds": 2}
     assert GAME.length_counters == ("rounds",)
+
+
+def test_end_a_field_given_as_null_is_taken_as_left_out() -> None:
+    result = GAME.result(play(start(2), score(1, 3), end(ranks=None, winners=None, outcome=None)))
+    assert result is not None and result["winners"] == [1]
+    assert "needs its outcome" in illegal(start(2, cooperative=True), end(outcome=None))
