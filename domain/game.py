@@ -25,6 +25,10 @@ module, and every read path of the service goes through these:
 - ``legal_for(state, viewer)``: every move for the recorder, a seat's own moves for a seat
   (``seat_legal_moves``, which a game with observed chance overrides so that the chance
   outcomes offered give away nothing the seat cannot see), nothing for the public.
+- ``free_types(state, viewer)``: the event types that viewer may append now beside the listed
+  moves, whose fields a list cannot hold (a number written down: a score sheet's ``score``);
+  none by default (``GET /legal`` is to carry them as ``free`` once the service takes score
+  sheets).
 
 How the pages show the game (optional; by default nothing is drawn and moves are said by fields):
 - ``browser_assets`` names a package whose files hold ``<name>.js``, the game's drawing in the
@@ -131,6 +135,12 @@ class Game(ABC, Generic[S]):
         if viewer.seat is None or self.to_act(state) != viewer.seat:
             return []
         return self.seat_legal_moves(state, viewer.seat)
+
+    def free_types(self, state: S, viewer: Viewer) -> list[str]:
+        """The event types ``viewer`` may append now that ``legal_for`` cannot list, their fields
+        taking values no list holds (points written down). A game whose every move is listed
+        (the default) has none."""
+        return []
 
     def seat_legal_moves(self, state: S, seat: int) -> list[dict[str, Any]]:
         """The moves of ``seat``, whose decision is awaited, as that seat may be told them. The

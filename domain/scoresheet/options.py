@@ -1,0 +1,90 @@
+"""A score sheet's creation options (scoresheet.md, "Creating one"), checked and completed.
+
+``title`` is a MUST; ``scoring`` (``"highest"``) and ``cooperative`` (false) are filled in;
+``bgg_id`` and ``teams`` are kept only when given. Anything else, ``chance`` included (a score
+sheet has no chance: the seed decides nothing), is refused with InvalidOptionsError naming the
+field, as every game's options are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from domain.errors import InvalidOptionsError
+from domain.events import is_int
+from domain.scoresheet.state import HIGHEST, SCORINGS
+from domain.scoresheet.titles import check_title
+
+OPTION_NAMES: Final = ("title", "bgg_id", "scoring", "cooperative", "teams")
+# A BoardGameGeek id is a positive integer; kept within 64 bits, as the record's JSON is.
+BGG_ID_MAX: Final = 2**63 - 1
+
+
+def check_options(raw: Mapping[str, Any], players: int) -> dict[str, Any]:
+    """The options of a score sheet of ``players`` seats (already counted and known to be an
+    object with no unknown option), completed."""
+    if "title" not in raw:
+        raise InvalidOptionsError(
+            "a score sheet needs a title: the game played, as people call it",
+            {"title": "required"},
+        )
+    options: dict[str, Any] = {"title": check_title(raw["title"])}
+    if "bgg_id" in raw:
+        bgg_id = raw["bgg_id"]
+        if not is_int(bgg_id) or not 1 <= bgg_id <= BGG_ID_MAX:
+            raise InvalidOptionsError(
+                f"bgg_id must be the game's BoardGameGeek id, a positive integer, got {bgg_id!r}",
+                {"bgg_id": "a positive integer"},
+            )
+        options["bgg_id"] = int(bgg_id)
+    scoring = raw.get("scoring", HIGHEST)
+    if not isinstance(scoring, str) or scoring not in SCORINGS:
+        raise InvalidOptionsError(
+            f"scoring must be 'highest', 'lowest' or 'none', got {scoring!r}",
+            {"scoring": "'highest', 'lowest' or 'none'"},
+        )
+    options["scoring"] = scoring
+    cooperative = raw.get("cooperative", False)
+    if not isinstance(cooperative, bool):
+        raise InvalidOptionsError(
+            f"cooperative must be true or false, got {cooperative!r}",
+            {"cooperative": "true or false"},
+        )
+    options["cooperative"] = cooperative
+    if "teams" in raw:
+        options["teams"] = check_teams(raw["teams"], players)
+    return options
+
+
+def check_teams(teams: Any, players: int) -> list[list[int]]:
+    """A list of at least two teams, each a non-empty list of seats, every seat in exactly one."""
+    what = f"a list of at least two teams, each a list of seats 0..{players - 1}, every seat once"
+    if not isinstance(teams, list) or not all(
+        isinstance(team, list) and team and all(is_int(seat) for seat in team) for team in teams
+    ):
+        raise InvalidOptionsError(f"teams must be {what}, got {teams!r}", {"teams": what})
+    if len(teams) < 2:
+        raise InvalidOptionsError(
+            f"teams must be at least two teams, got {len(teams)}", {"teams": what}
+        )
+    seats = [seat for team in teams for seat in team]
+    outside = sorted({seat for seat in seats if not 0 <= seat < players})
+    if outside:
+        raise InvalidOptionsError(
+            f"teams name seats {outside} of a game of {players} players (seats 0..{players - 1})",
+            {"teams": what},
+        )
+    twice = sorted({seat for seat in seats if seats.count(seat) > 1})
+    if twice:
+        raise InvalidOptionsError(
+            f"teams name seats {twice} more than once: every seat is in exactly one team",
+            {"teams": what},
+        )
+    missing = sorted(set(range(players)) - set(seats))
+    if missing:
+        raise InvalidOptionsError(
+            f"teams leave out seats {missing}: every seat is in exactly one team",
+            {"teams": what},
+        )
+    return [[int(seat) for seat in team] for team in teams]
