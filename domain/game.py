@@ -27,8 +27,9 @@ module, and every read path of the service goes through these:
   outcomes offered give away nothing the seat cannot see), nothing for the public.
 - ``free_types(state, viewer)``: the event types that viewer may append now beside the listed
   moves, whose fields a list cannot hold (a number written down: a score sheet's ``score``);
-  none by default (``GET /legal`` is to carry them as ``free`` once the service takes score
-  sheets).
+  none by default (``GET /legal`` carries them as ``free``); a seat may append a free type it
+  is given for its own seat (its ``player``) at any time, its decision awaited or not;
+- ``written(event)`` is the event as the record stores and hashes it (one form of each value).
 
 How the pages show the game (optional; by default nothing is drawn and moves are said by fields):
 - ``browser_assets`` names a package whose files hold ``<name>.js``, the game's drawing in the
@@ -141,6 +142,12 @@ class Game(ABC, Generic[S]):
         taking values no list holds (points written down). A game whose every move is listed
         (the default) has none."""
         return []
+
+    def written(self, event: Event) -> Event:
+        """``event`` as the record writes it, stores it and hashes it: in the one form of its
+        values the hash chain takes (a score sheet writes the number ``2.0`` as ``2``). By
+        default the event as given, the same object."""
+        return event
 
     def seat_legal_moves(self, state: S, seat: int) -> list[dict[str, Any]]:
         """The moves of ``seat``, whose decision is awaited, as that seat may be told them. The

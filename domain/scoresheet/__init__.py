@@ -4,10 +4,7 @@ A title of any game, the points as they are written down (``score``, ``round``) 
 (``end``): exact numbers, ranks with shared ties, lowest-wins, no points, cooperative games and
 teams.
 
-Not registered yet: it is registered once the service takes titles: issue 29 (the service, the
-pages, the statistics and the ratings take it in later steps; until then, a game that every test
-walking the registered games would meet before the pages and statistics know titles). Use the
-game object, ``SCORESHEET``, directly.
+Importing the package registers the game.
 """
 
 from domain.scoresheet.numbers import to_json

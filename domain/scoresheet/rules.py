@@ -23,7 +23,7 @@ from domain.errors import (
     InvalidOptionsError,
 )
 from domain.events import check_fields, event_type, is_int, seat_field
-from domain.game import Event, Game, check_seed
+from domain.game import Event, Game, check_seed, register
 from domain.scoresheet import display, numbers, shapes
 from domain.scoresheet.numbers import Milli
 from domain.scoresheet.options import OPTION_NAMES, check_options
@@ -64,6 +64,7 @@ class Scoresheet(Game[ScoresheetState]):
         },
     }
     event_schemas = shapes.EVENT_SCHEMAS
+    browser_assets = "domain.scoresheet.browser"
     state_schema = shapes.STATE_SCHEMA
 
     # --- options and the start ---------------------------------------------------------------
@@ -147,6 +148,9 @@ class Scoresheet(Game[ScoresheetState]):
         if viewer.sees_all:
             return list(FREE)
         return [SCORE] if viewer.seat is not None else []
+
+    def written(self, event: Event) -> Event:
+        return written_event(event)
 
     def to_act(self, state: ScoresheetState) -> int | None:
         """No seat's decision is awaited, ever: a score sheet has no turns."""
@@ -351,4 +355,4 @@ def _is_int_list(value: Any) -> bool:
     return isinstance(value, list) and all(is_int(item) for item in value)
 
 
-SCORESHEET: Final = Scoresheet()
+SCORESHEET: Final = register(Scoresheet())

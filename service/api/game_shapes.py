@@ -427,6 +427,13 @@ def components() -> Iterator[tuple[str, Schema]]:
                 " chance brought (the game's chance_fields): the moves that differ only by those"
                 " share them",
             },
+            free={
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "the event types the token's holder may also append now whose"
+                " fields a list cannot hold (a score sheet's score and round: numbers written"
+                " down); empty for a game whose every move is listed",
+            },
         ),
     )
     yield from _stream_components()

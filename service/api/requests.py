@@ -155,8 +155,20 @@ def parse_json(data: bytes) -> Any:
         )
     # orjson keeps the last of a key given twice, and so would say nothing of {"type": "play",
     # "type": "try_luck"}: the standard parser, with a hook, finds it (a few microseconds).
-    json.loads(data, object_pairs_hook=_refuse_a_key_given_twice)
+    json.loads(
+        data, object_pairs_hook=_refuse_a_key_given_twice, parse_float=_refuse_an_exponent
+    )
     return value
+
+
+def _refuse_an_exponent(literal: str) -> None:
+    # A number is written out (a score sheet's 12.5), never with an exponent: 1e3 could be read
+    # as 1000 or as 1000.0, and the record writes each number in one form only.
+    if "e" in literal or "E" in literal:
+        raise InvalidRequestError(
+            f"the number {literal} is written with an exponent: write it in digits (1000, 12.5)",
+            {"body": f"{literal}: no exponent"},
+        )
 
 
 def _refuse_a_key_given_twice(pairs: list[tuple[str, Any]]) -> None:

@@ -451,8 +451,15 @@ class Legal(MethodView):
             )
         moves, ending = service().legal_moves_ending(record, asker)
         words, base_words = legal_words(get_game(record.game), moves, record.players)
+        free = service().free_types(record, asker)
         return json_response(
-            {"moves": moves, "ending": ending, "words": words, "base_words": base_words},
+            {
+                "moves": moves,
+                "ending": ending,
+                "words": words,
+                "base_words": base_words,
+                "free": free,
+            },
             headers=etag(record.version),
         )
 

@@ -127,6 +127,7 @@ class GameService:
     view = _Room("reads", Reads.view)
     legal_moves = _Room("reads", Reads.legal_moves)
     legal_moves_ending = _Room("reads", Reads.legal_moves_ending)
+    free_types = _Room("reads", Reads.free_types)
     events = _Room("reads", Reads.events)
     events_json = _Room("reads", Reads.events_json)
     audit = _Room("reads", Reads.audit)

@@ -128,17 +128,20 @@ class Appending:
             assert snapshot is not None
             record = snapshot.record
             game = rules_of(record)
+            # As the record writes it (a score sheet's 2.0 is 2): stored, hashed and answered so.
+            move = game.written(event)
+            canonical = body if move is event else canonical_json(move)
             try:
                 # On a snapshot, a token it does not know may be a seat's new link: settled on
                 # the header read from Redis.
                 viewer = who_may_act.writer(record, token)
-                change = _status_change(game, snapshot.state, record, viewer, event)
-                if is_retract(event):
-                    state = self._replayed_with_retraction(game, record, event)
-                elif is_abandon(event):
+                change = _status_change(game, snapshot.state, record, viewer, move)
+                if is_retract(move):
+                    state = self._replayed_with_retraction(game, record, move)
+                elif is_abandon(move):
                     state = snapshot.state
                 else:
-                    state = game.apply(snapshot.state, event)
+                    state = game.apply(snapshot.state, move)
             except TabletapeError:
                 if trusted:
                     trusted = False
@@ -147,9 +150,9 @@ class Appending:
             trusted = False
             seq = record.version + 1
             at = utc_now()
-            hashed = event_hash(record.head_hash, seq, at, event, record.record_format)
+            hashed = event_hash(record.head_hash, seq, at, move, record.record_format)
             result = game.result(state)
-            stored = StoredEvent(seq=seq, body=dict(event), at=at, hash=hashed)
+            stored = StoredEvent(seq=seq, body=dict(move), at=at, hash=hashed)
             # The move that ends the game shows everything: the game is over.
             reader = viewer if result is None else RECORDER
             status = (
@@ -171,7 +174,7 @@ class Appending:
                 game_id,
                 expected_version=record.version,
                 expected_head=record.head_hash,
-                canonical_body=body,
+                canonical_body=canonical,
                 at=at,
                 hash=hashed,
                 result=result,

@@ -85,6 +85,13 @@ class Reads:
             return moves, [False] * len(moves)
         return moves, [game.result(game.apply(state, move)) is not None for move in moves]
 
+    def free_types(self, record: GameRecord, viewer: Viewer) -> list[str]:
+        """The event types ``viewer`` may append now beside the listed moves, their fields
+        numbers a list cannot hold (``Game.free_types``): none once the game is over."""
+        if record.status != "active":
+            return []
+        return rules_of(record).free_types(self.repository.state_at(record), viewer)
+
     def events(self, record: GameRecord, first: int, limit: int) -> list[StoredEvent]:
         return self.repository.stored_events(record, first, first + limit - 1)
 

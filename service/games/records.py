@@ -181,7 +181,11 @@ class Records:
                 f"the record is rejected whole: {problem}",
                 {"event": 1, "problems": [problem], "options": error.details},
             ) from None
-        bodies = [{k: v for k, v in event.items() if k != "at"} for event in document["events"]]
+        # As the record writes them (a score sheet's 2.0 is 2): the chain is then the source's.
+        bodies = [
+            dict(game.written({k: v for k, v in event.items() if k != "at"}))
+            for event in document["events"]
+        ]
         # The sender holds every value of its document: the rules' own words help it most.
         audit = replay_record(header, bodies, quote_rules=True)
         if not audit.ok:

@@ -111,8 +111,16 @@ def recorder_only(record: GameRecord, token: str | None, what: str) -> None:
 
 
 def check_seat_may_append(game: Game[Any], state: Any, asker: Viewer, event: Event) -> None:
-    """A seat appends only its own moves, when its decision is awaited."""
+    """A seat appends only its own moves: when its decision is awaited, or at any time a free
+    move the game gives the seat (a score sheet's points) for its own seat."""
     if asker.sees_all:
+        return
+    if event.get("type") in game.free_types(state, asker):
+        if event.get("player") != asker.seat:
+            raise ForbiddenError(
+                f"seat {asker.seat}'s token writes seat {asker.seat}'s own points only",
+                {"player": asker.seat},
+            )
         return
     awaited = game.to_act(state)
     if awaited != asker.seat:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from domain import game_names
+from domain import game_names, get_game
 from domain.errors import (
     GameFinishedError,
     IllegalMoveError,
@@ -65,9 +65,9 @@ def malformed(state: ScoresheetState, event: dict[str, Any]) -> InvalidEventErro
 
 
 # The game ---------------------------------------------------------------------------------------
-def test_the_score_sheet_is_not_registered_until_the_service_takes_titles() -> None:
-    assert "scoresheet" not in game_names()
-    assert "issue 29" in (__import__("domain.scoresheet").scoresheet.__doc__ or "")
+def test_the_score_sheet_is_a_game_like_any_other() -> None:
+    assert "scoresheet" in game_names()
+    assert get_game("scoresheet") is GAME
     assert (GAME.name, GAME.rules_version) == ("scoresheet", "scoresheet/1")
 
 

@@ -22,6 +22,7 @@ from domain.mada.catalog import DEFAULT_CATALOG as MADA_CATALOG
 from domain.madcala.catalog import DEFAULT_CATALOG as MADCALA_CATALOG
 from domain.sifaka.catalog import DEFAULT_CATALOG as SIFAKA_CATALOG
 from domain.viewers import PUBLIC, RECORDER, Viewer, seat
+from tests.support.games import free_move, options_of
 
 # (game, players, options, most moves): small Madcala health, so that random duels end.
 GAMES = [
@@ -31,6 +32,8 @@ GAMES = [
     ("madcala", 2, {"health": 4, "chance": "observed", "guests": ["jabberwock", "alice"]}, 400),
     ("sifaka", 2, {"chance": "observed"}, 400),
     ("sifaka", 4, {"first_player": 3}, 400),
+    ("scoresheet", 4, {"title": "Azul"}, 60),
+    ("scoresheet", 4, {"title": "Codenames", "teams": [[0, 2], [1, 3]], "scoring": "none"}, 10),
 ]
 
 CATALOGS = {"mada": MADA_CATALOG, "madcala": MADCALA_CATALOG, "sifaka": SIFAKA_CATALOG}
@@ -58,6 +61,9 @@ def playout(game: Game[Any], players: int, options: dict[str, Any], limit: int) 
     yield None, state
     for _ in range(limit):
         moves = game.legal_moves(state)
+        free = game.free_types(state, RECORDER)
+        if free and chooser.random() < 0.9:
+            moves = [free_move(chooser.choice(free), players, chooser)]
         if not moves:
             return
         event = chooser.choice(moves)
@@ -100,7 +106,8 @@ def test_the_options_as_completed_have_the_shape_of_the_options(name: str) -> No
         schema = game.options_schema(players)
         # The shipped games take a catalog and observed chance; the suite's Tally takes neither.
         more = ({"catalog": CATALOGS[name]}, {"chance": "observed"}) if name in CATALOGS else ()
-        for given in ({}, *more):
+        for extra in ({}, *more):
+            given = options_of(name, **extra)
             assert_valid(schema, given, f"{name}'s options {given}")
             assert_valid(schema, game.options(given, players), f"{name}'s completed options")
 

@@ -14,13 +14,14 @@ import domain
 from domain.errors import InvalidOptionsError
 from domain.game import Game
 from domain.snapshot_codec import UndecodableState, decode_state, encode_state
+from tests.support.games import completed_options, random_move
 
 
 def chance_modes(game: Game[Any], players: int) -> list[dict[str, Any]]:
     """The creation options of each chance mode the game takes (its defaults at least)."""
-    found = [game.options({}, players)]
+    found = [completed_options(game, players)]
     with contextlib.suppress(InvalidOptionsError):
-        found.append(game.options({"chance": "observed"}, players))
+        found.append(completed_options(game, players, chance="observed"))
     return found
 
 
@@ -30,10 +31,10 @@ def playout(game: Game[Any], seed: int, options: dict[str, Any], players: int) -
     state = game.new_game(players, seed, options)
     states = [state]
     while game.result(state) is None and len(states) <= 300:
-        moves = game.legal_moves(state)
-        if not moves:
+        move = random_move(game, state, players, chooser)
+        if move is None:
             break
-        state = game.apply(state, chooser.choice(moves))
+        state = game.apply(state, move)
         states.append(state)
     return states
 
@@ -91,7 +92,7 @@ def test_data_naming_anything_else_is_refused(data: Any) -> None:
 def test_a_field_that_is_not_of_its_declared_type_is_refused(name: str, wrong: Any) -> None:
     """A string or a NaN where the state's class declares an integer: not a state of the game."""
     game = domain.get_game(name)
-    start = game.new_game(game.min_players, 3, game.options({}, game.min_players))
+    start = game.new_game(game.min_players, 3, completed_options(game, game.min_players))
     data = orjson.loads(orjson.dumps(encode_state(game, start)))
     fields = data["fields"]
     field = next(key for key, value in fields.items() if type(value) is int)

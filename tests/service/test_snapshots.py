@@ -23,6 +23,7 @@ from service.store.events import EventStore
 from service.store.records import GameRecord
 from service.store.snapshots import SnapshotStore, document, snapshot_digest
 from tests.conftest import make_app
+from tests.support.games import options_of, random_move
 
 EVERY = 4
 
@@ -44,8 +45,8 @@ def recorded(
     them retractions; its record and the bodies appended."""
     game = domain.get_game(name)
     chooser = random.Random(seed)
-    players = [f"P{seat}" for seat in range(game.min_players)]
-    record, tokens = service.create(name, players, seed, {})
+    players = [f"P{seat}" for seat in range(max(game.min_players, 2))]
+    record, tokens = service.create(name, players, seed, options_of(name))
     bodies: list[dict[str, Any]] = []
     standing = 0
     for _ in range(moves):
@@ -56,10 +57,10 @@ def recorded(
             body: dict[str, Any] = {"type": "retract"}
             standing -= 1
         else:
-            options = game.legal_moves(state)
-            if not options:
+            move = random_move(game, state, len(players), chooser)
+            if move is None:
                 break
-            body = chooser.choice(options)
+            body = game.written(move)
             standing += 1
         service.append(record.id, tokens.recorder, body)
         bodies.append(body)
