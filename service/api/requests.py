@@ -155,9 +155,7 @@ def parse_json(data: bytes) -> Any:
         )
     # orjson keeps the last of a key given twice, and so would say nothing of {"type": "play",
     # "type": "try_luck"}: the standard parser, with a hook, finds it (a few microseconds).
-    json.loads(
-        data, object_pairs_hook=_refuse_a_key_given_twice, parse_float=_refuse_an_exponent
-    )
+    json.loads(data, object_pairs_hook=_refuse_a_key_given_twice, parse_float=_refuse_an_exponent)
     return value
 
 
