@@ -51,11 +51,13 @@ from service.pages.stats import (
     loaded_query,
     page_filters,
     sent_filters,
+    stats_menu,
 )
 from service.stats.api import two_names
 from service.stats.figures import game_stats, known_players, player_stats, versus_stats
 from service.stats.ratings import leaderboard, player_ratings, rating_history
 from service.stats.schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, RatingsQuerySchema
+from service.stats.titles import rules_for
 from service.store.chain import seed_commitment
 from service.store.damage import DamagedRecordError
 from service.store.records import GameRecord
@@ -109,9 +111,24 @@ def security_headers(response: Response) -> Response:
     return response
 
 
+@pages.app_template_filter("record_name")
+def record_name(record: GameRecord) -> str:
+    """A game's name for people: its title for a game of a title (a score sheet of "Azul"), else
+    its game's name."""
+    title = get_game(record.game).title(record.options)
+    return title.name if title is not None else record.game.title()
+
+
+@pages.app_template_filter("game_name")
+def game_name(key: str) -> str:
+    """A statistics key's name for people: a title as it was last spelt, a game's name."""
+    return dict(stats_menu(*_store())).get(key, key.title())
+
+
 @pages.context_processor
 def site() -> dict[str, Any]:
-    return {"game_names": game_names()}
+    client, prefix = _store()
+    return {"stats_menu": stats_menu(client, prefix)}
 
 
 # A page's 400s and 404s: HTML to a browser, the contract's JSON body to anyone else
@@ -472,9 +489,11 @@ def _store() -> tuple[redis.Redis, str]:
 
 
 def _known_game(name: str) -> Game[Any]:
-    """The game a statistics page names in its path: no such game is a 404 page."""
+    """The game (or title) a statistics page names in its path: no such game is a 404 page
+    naming the closest."""
+    client, prefix = _store()
     try:
-        return get_game(name)
+        return rules_for(client, prefix, name)
     except UnknownGameError as error:
         raise NotFoundError(error.message, error.details) from None
 
@@ -491,9 +510,9 @@ def stats_view(game: str) -> str:
     }
     with refused_with("stats.html", game=game, form=form):
         refuse_unknown_parameters(request.args, GameStatsQuerySchema().fields)
-        filters = page_filters(sent, GameStatsQuerySchema(), game)
+        filters = page_filters(sent, GameStatsQuerySchema(), rules)
     client, prefix = _store()
-    figures = game_stats(client, prefix, game, filters)
+    figures = game_stats(client, prefix, game, filters, rules)
     # A player's link keeps the filters their page takes too.
     carried = {name: value for name, value in sent.items() if name != "player"}
     return render_template(

@@ -42,6 +42,7 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/players/{name}/stats", "get"): {400, 429, 503},
     ("/players/{a}/versus/{b}", "get"): {400, 429, 503},
     ("/ratings/{game}", "get"): {400, 404, 429, 503},
+    ("/titles", "get"): {429, 503},
     ("/players/{name}/ratings/{game}/history", "get"): {404, 429, 503},
     ("/health", "get"): {429, 503},
 }
