@@ -20,6 +20,7 @@ from domain.errors import (
     TabletapeError,
     UnknownGameError,
 )
+from service.signing.keys import NoSigningKeyError
 from service.store.connection import STORE_UNAVAILABLE
 from service.store.damage import DamagedRecordError
 
@@ -97,6 +98,8 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     IllegalMoveError: (422, "illegal_move"),
     InvalidImportError: (422, "illegal_move"),
     DamagedRecordError: (500, "damaged_record"),
+    # A service without a signing key answers what needs a signature alone with 503.
+    NoSigningKeyError: (503, "unavailable"),
 }
 
 # Codes for errors that Flask, werkzeug or webargs raise before a view runs.
