@@ -262,12 +262,7 @@ def test_verify_needs_no_redis_and_loads_no_redis_client(
     good.write_text(json.dumps(document), encoding="utf-8")
     bad.write_text(json.dumps({**document, "seed": document["seed"] + 1}), encoding="utf-8")
     # Any import of redis fails in this process, and the store it would reach is a closed port.
-    probe = (
-        "import sys\n"
-        "sys.modules['redis'] = None\n"
-        "from service.cli.main import main\n"
-        "main()\n"
-    )
+    probe = "import sys\nsys.modules['redis'] = None\nfrom service.cli.main import main\nmain()\n"
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:9/0", "TABLETAPE_REDIS_URL": ""}
     done = subprocess.run(
         [sys.executable, "-c", probe, "verify", str(good), str(bad), "--key", current_vkey(client)],
