@@ -230,6 +230,7 @@ def _stream_limit(configured: int, worker_class: str, connections: int, threads:
     """The live streams each process serves at once: TABLETAPE_STREAM_LIMIT, else the worker
     class's default, within the worker class's cap (told on stderr when it cuts it)."""
     from service.config import environment_value
+
     if worker_class == "gevent":
         cap, what = connections * 9 // 10, f"9/10 of --connections {connections}"
         wanted = configured if environment_value("STREAM_LIMIT") else cap

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import json
 import os
 import subprocess
@@ -369,3 +370,19 @@ def test_an_import_refuses_a_note_that_is_not_one(client: FlaskClient) -> None:
         "invalid_request",
     )
     assert "checkpoint" in details
+
+
+# The viewer --------------------------------------------------------------------------------------
+def test_the_viewer_of_a_finished_game_shows_its_note_its_key_and_how_to_check_it(
+    client: FlaskClient,
+) -> None:
+    game = create(client, players=["Ana", "Ben"], seed=5)
+    assert 'id="signed-note"' not in client.get(f"/games/{game['id']}/view").get_data(as_text=True)
+    play_to_the_end(client, game, seed=5)
+    page = client.get(f"/games/{game['id']}/view").get_data(as_text=True)
+    note = client.get(f"/games/{game['id']}/checkpoint").get_data(as_text=True)
+    vkey = current_vkey(client)
+    assert 'id="signed-note"' in page
+    assert html.escape(note) in page and vkey in page
+    assert f"tabletape verify {game['id']}.json --key '{vkey}'" in page
+    assert "golang.org/x/mod/sumdb/note" in page
