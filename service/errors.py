@@ -185,6 +185,10 @@ def domain_error_response(error: TabletapeError) -> Response:
     )
     # A body that never came in full leaves the connection in no state to read another request.
     headers = {"Connection": "close"} if isinstance(error, BodyTooSlowError) else None
+    # An error that a wait may mend says how long (every 503 does: the contract's Retry-After).
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        headers = {**(headers or {}), "Retry-After": str(retry_after)}
     return error_response(status, code, error.message, error.details, headers)
 
 

@@ -493,12 +493,16 @@ class Export(MethodView):
         return json_response(service().export(record), headers=etag(record.version))
 
 
+# A signed note is text, as the signed-note tools read it.
+NOTE_TYPE = "text/plain; charset=utf-8"
+
+
 @games.route("/games/<game:game_id>/checkpoint", parameters=[TOKEN_HEADER])
 class Checkpoint(MethodView):
     @games.response(
         200,
         {"type": "string"},
-        content_type="text/plain; charset=utf-8",
+        content_type=NOTE_TYPE,
         description="the signed note of the record's head (C2SP signed-note format)",
         headers=ETAG,
     )
@@ -515,12 +519,7 @@ class Checkpoint(MethodView):
                 " hash, which the others see once the game is over"
             )
         note = service().checkpoints.sign(record).note
-        return Response(
-            note, mimetype="text/plain", headers=etag(record.version), content_type=TEXT
-        )
-
-
-TEXT = "text/plain; charset=utf-8"
+        return Response(note, headers=etag(record.version), content_type=NOTE_TYPE)
 
 
 @games.route("/keys")

@@ -20,6 +20,7 @@ import base64
 import binascii
 import contextlib
 import json
+import logging
 import os
 import re
 import socket
@@ -35,10 +36,15 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from domain.errors import TabletapeError
 from service.signing.note import NoteError, Signer, VerifierKey, check_name
 
+log = logging.getLogger(__name__)
+
 
 class NoSigningKeyError(TabletapeError):
     """The service has no signing key (yet): what needs a signature cannot be answered (503);
-    everything else goes on."""
+    everything else goes on. A key made meanwhile (`tabletape keygen`) is taken without a
+    restart: a retry after a while may be answered."""
+
+    retry_after = 60
 
 
 class SigningKeyError(ValueError):
@@ -207,9 +213,11 @@ class KeyRing:
         try:
             stat = self.path.stat()
         except FileNotFoundError:
+            # Where the key is looked for is the operator's to know, not every client's.
+            log.warning("no signing key in %s", self.path)
             raise NoSigningKeyError(
-                f"this service has no signing key yet ({self.path}): `tabletape serve` makes"
-                " one at its first start, `tabletape keygen` makes one, or SIGNING_KEY names one"
+                "this service has no signing key yet: whoever runs it makes one with `tabletape"
+                " keygen` (or `tabletape serve` at its first start), or names one in SIGNING_KEY"
             ) from None
         seen = (stat.st_size, stat.st_mtime_ns)
         if self._read is None or self._read[0] != seen:

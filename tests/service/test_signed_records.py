@@ -141,7 +141,9 @@ def test_without_a_key_only_the_note_is_refused(
         SIGNING_KEY=str(tmp_path / "no-such-key"),
     ).test_client()
     game = finished_game(keyless)
-    assert_error(keyless.get(f"/games/{game['id']}/checkpoint"), 503, "unavailable")
+    refused = keyless.get(f"/games/{game['id']}/checkpoint")
+    assert_error(refused, 503, "unavailable")
+    assert refused.headers["Retry-After"] == "60" and str(tmp_path) not in refused.text
     assert keyless.get("/keys").json == {"keys": []}
     exported = keyless.get(f"/games/{game['id']}/export")
     assert exported.status_code == 200 and "checkpoint" not in exported.json
