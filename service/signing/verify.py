@@ -133,7 +133,10 @@ def _verify(document: Any, key: VerifierKey | None) -> str:
             )
     if "head_hash" in document and document["head_hash"] != head:
         raise _Refused("the chain is broken: its head_hash is not the hash of its last event")
-    held = f"its commitment, its chain of {len(events)} events and a replay by the rules hold"
+    held = (
+        f"its seed commitment, its chain of {len(events)} events to head {head[:16]}… and a"
+        " replay by the rules hold"
+    )
 
     # 4. The note: signed by the key, on this head and version.
     note, vkey, pinned = _note_to_check(document, key)
