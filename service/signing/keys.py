@@ -219,9 +219,14 @@ class KeyRing:
                 "this service has no signing key yet: whoever runs it makes one with `tabletape"
                 " keygen` (or `tabletape serve` at its first start), or names one in SIGNING_KEY"
             ) from None
+        except OSError as error:
+            raise SigningKeyError(f"{self.path} cannot be read: {error}") from None
         seen = (stat.st_size, stat.st_mtime_ns)
         if self._read is None or self._read[0] != seen:
-            signer = Signer(self.name, read_key(self.path))
+            try:
+                signer = Signer(self.name, read_key(self.path))
+            except OSError as error:
+                raise SigningKeyError(f"{self.path} cannot be read: {error}") from None
             first_use = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(stat.st_mtime))
             self._read = (seen, signer, recorded(self.path, signer.verifier, first_use))
         return self._read[1], self._read[2]
@@ -232,10 +237,11 @@ class KeyRing:
 
     def listed(self) -> list[dict[str, Any]]:
         """``GET /keys``'s list: the current key first, then the earlier ones, newest first.
-        Without a key yet, the keys listed before (none for a new service)."""
+        Without a key (none yet, or its file unreadable), the keys listed before, none current:
+        their notes still verify."""
         try:
             signer, keys = self._current()
-        except NoSigningKeyError:
+        except (NoSigningKeyError, SigningKeyError):
             return [key.as_json(False) for key in reversed(read_set(self.path))]
         current = signer.verifier
         ordered = [key for key in keys if key.vkey == current]

@@ -130,15 +130,22 @@ def test_an_active_games_note_is_the_recorders_alone(client: FlaskClient) -> Non
     assert "checkpoint" not in client.get(f"/games/{game['id']}/export", headers=auth(game)).json
 
 
+@pytest.mark.parametrize("key", ["missing", "not a key", "unreadable"])
 def test_without_a_key_only_the_note_is_refused(
-    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path, key: str
 ) -> None:
+    path = tmp_path / "signing.key"
+    if key == "not a key":
+        path.write_text("not a key\n")
+    elif key == "unreadable":
+        # A folder where the file should be: reading it fails, whoever runs the tests.
+        path.mkdir()
     keyless = make_app(
         real_redis,
         key_prefix,
         DATA_DIR=str(tmp_path / "data"),
         ARCHIVE_DIR=str(tmp_path / "archive"),
-        SIGNING_KEY=str(tmp_path / "no-such-key"),
+        SIGNING_KEY=str(path),
     ).test_client()
     game = finished_game(keyless)
     refused = keyless.get(f"/games/{game['id']}/checkpoint")
@@ -147,8 +154,8 @@ def test_without_a_key_only_the_note_is_refused(
     assert keyless.get("/keys").json == {"keys": []}
     exported = keyless.get(f"/games/{game['id']}/export")
     assert exported.status_code == 200 and "checkpoint" not in exported.json
-    for path in ("", "/state", "/events", "/audit"):
-        assert keyless.get(f"/games/{game['id']}{path}").status_code == 200, path
+    for read in ("", "/state", "/events", "/audit", "/view"):
+        assert keyless.get(f"/games/{game['id']}{read}").status_code == 200, read
     # Nothing was made in the data folder behind the operator's back.
     assert not (tmp_path / "data" / "signing").exists()
 
