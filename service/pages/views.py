@@ -53,6 +53,7 @@ from service.pages.stats import (
     sent_filters,
     stats_menu,
 )
+from service.signing import Checkpoint, NoSigningKeyError
 from service.stats.api import two_names
 from service.stats.figures import game_stats, known_players, player_stats, versus_stats
 from service.stats.ratings import leaderboard, player_ratings, rating_history
@@ -231,6 +232,7 @@ def viewer(game_id: str) -> str:
         at_problem=at_problem,
         drawing=drawing_script(game),
         commitment=commitment_check(record),
+        signed_note=signed_note(record),
     )
 
 
@@ -257,6 +259,18 @@ def shown_moves(at: int, version: int) -> tuple[int, int]:
     span = 2 * MOVES_AROUND + 1
     first = max(1, min(at - MOVES_AROUND, version - span + 1))
     return first, min(version, first + span - 1)
+
+
+def signed_note(record: GameRecord) -> Checkpoint | None:
+    """The signed note of a finished game's head, for the viewer's block of it
+    (docs/signed-records.md); None while the game is on (the note names the head hash) or when
+    the service has no signing key (the page is shown all the same)."""
+    if not record.over:
+        return None
+    try:
+        return service().checkpoints.sign(record)
+    except NoSigningKeyError:
+        return None
 
 
 def commitment_check(record: GameRecord) -> str:
