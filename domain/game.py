@@ -60,7 +60,7 @@ What a game adds to its statistics (optional; the defaults suit a game with noth
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -170,6 +170,16 @@ class Game(ABC, Generic[S]):
         values the hash chain takes (a score sheet writes the number ``2.0`` as ``2``). By
         default the event as given, the same object."""
         return event
+
+    def demo_options(self, players: int, draw: Callable[[int], int]) -> dict[str, Any]:
+        """Options for a made-up game (``tabletape simulate``, the benchmark); ``draw(n)`` gives
+        a number in ``range(n)``: the caller's chance. None needed by default."""
+        return {}
+
+    def free_move(self, state: S, kind: str, draw: Callable[[int], int]) -> dict[str, Any]:
+        """A move of the free type ``kind`` with made-up values, for a made-up game; ``draw``
+        as for ``demo_options``. Only a game with free types makes any."""
+        raise NotImplementedError(f"{self.name} has no free moves to make up")
 
     def seat_legal_moves(self, state: S, seat: int) -> list[dict[str, Any]]:
         """The moves of ``seat``, whose decision is awaited, as that seat may be told them. The

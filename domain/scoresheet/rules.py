@@ -12,7 +12,7 @@ may append ``score`` for its own seat at any time while the game is active; ``ro
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -24,7 +24,7 @@ from domain.errors import (
 )
 from domain.events import check_fields, event_type, is_int, seat_field
 from domain.game import Event, Game, Teams, Title, check_seed, register
-from domain.scoresheet import display, numbers, shapes
+from domain.scoresheet import demo, display, numbers, shapes
 from domain.scoresheet.numbers import Milli
 from domain.scoresheet.options import OPTION_NAMES, check_options
 from domain.scoresheet.state import (
@@ -152,6 +152,14 @@ class Scoresheet(Game[ScoresheetState]):
 
     def written(self, event: Event) -> Event:
         return written_event(event)
+
+    def demo_options(self, players: int, draw: Callable[[int], int]) -> dict[str, Any]:
+        return demo.demo_options(players, draw)
+
+    def free_move(
+        self, state: ScoresheetState, kind: str, draw: Callable[[int], int]
+    ) -> dict[str, Any]:
+        return demo.free_move(state, kind, draw)
 
     def to_act(self, state: ScoresheetState) -> int | None:
         """No seat's decision is awaited, ever: a score sheet has no turns."""

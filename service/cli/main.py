@@ -644,17 +644,17 @@ def simulate(
                     if pool
                     else [*PLAYER_NAMES, *(f"P{i + 1}" for i in range(8, seats))][:seats]
                 )
+                options = game.demo_options(seats, chooser.randrange)
                 record, tokens = services.games.create(
-                    game_name, seated, chooser.getrandbits(64), {}
+                    game_name, seated, chooser.getrandbits(64), options
                 )
                 state: Any = game.new_game(seats, record.seed, record.options)
                 moves_made = 0
                 result = None
                 while moves_made < max_events:
-                    moves = game.legal_moves(state)
-                    if not moves:
+                    move = _random_move(game, state, chooser)
+                    if move is None:
                         break
-                    move = chooser.choice(moves)
                     services.games.append(record.id, tokens.recorder, move)
                     state = game.apply(state, move)
                     moves_made += 1
@@ -678,6 +678,19 @@ def simulate(
     if unfinished:
         click.echo(f"{unfinished} of {count} games did not finish", err=True)
         sys.exit(1)
+
+
+def _random_move(game: Any, state: Any, chooser: random.Random) -> dict[str, Any] | None:
+    """A move the recorder could make now, at random: where the game takes free moves (points
+    written down), mostly one of those, made up by the game; else a listed one."""
+    from domain.viewers import RECORDER
+
+    free = game.free_types(state, RECORDER)
+    if free and chooser.random() < 0.9:
+        made: dict[str, Any] = game.free_move(state, chooser.choice(free), chooser.randrange)
+        return made
+    moves = game.legal_moves(state)
+    return chooser.choice(moves) if moves else None
 
 
 @main.command(short_help="Make a new signing key; the earlier ones stay listed.")
