@@ -96,6 +96,7 @@ async function openRecorder() {
     legal: [],
     ending: [],
     words: [], // beside each legal move, its words (GET /legal's)
+    free: [], // the types this token may append with any fields the rules take (GET /legal's)
     baseWords: [], // and its words without what chance brought
     shown: null, // what the moves now were last built from: unchanged, nothing is rebuilt
     busy: false,
@@ -226,7 +227,8 @@ async function openRecorder() {
   const memory = {};
 
   function drawNow(state) {
-    const frame = { players: view.players, colours: view.colours, cards: view.cards, at: state.version, version: state.version, status: state.status };
+    // `recording`: a drawing may draw less here than in the viewer, to leave room for recording.
+    const frame = { id: view.id, players: view.players, colours: view.colours, cards: view.cards, at: state.version, version: state.version, status: state.status, recording: true };
     drawnNow = drawBoard(board, drawing, state, frame, `${view.game}: the game now`).drawn || null;
     board.dataset.version = String(state.version);
     // Whole: the recorder's view, or anyone's once the game is over; a seat sees its own hand.
@@ -315,10 +317,13 @@ async function openRecorder() {
     view.ending = ending || moves.map(() => false);
     view.words = legal.words || [];
     view.baseWords = legal.base_words || view.words;
+    view.free = legal.free || [];
     picker.close(false);
     legalBox.replaceChildren();
     actions.replaceChildren();
-    const mayRecord = view.status === "active" && view.token && moves.length;
+    // A game may take moves no list can hold (a score sheet's points: GET /legal's `free` types),
+    // which only its drawing's record knows how to ask for.
+    const mayRecord = view.status === "active" && view.token && (moves.length || view.free.length);
     const touched = mayRecord && recordByTouch(state);
     legalBox.hidden = Boolean(touched);
     movesHeading.hidden = Boolean(touched);
@@ -393,10 +398,12 @@ async function openRecorder() {
     if (asList.checked) return false;
     if (!drawing || typeof drawing.record !== "function") return false;
     const table = {
+      id: view.id,
       board,
       actions,
       state,
       moves: view.legal,
+      free: view.free,
       ending: view.ending,
       words: view.words,
       drawn: drawnNow,
@@ -514,7 +521,7 @@ async function openRecorder() {
         if (legal && legal.etag && legalVersion !== state.body.version) continue;
         if (state.body.version > view.types.length) await catchUp();
         if (ticket !== loading) return;
-        apply(state.body, legal ? legal.body : { moves: [], ending: [], words: [], base_words: [] });
+        apply(state.body, legal ? legal.body : { moves: [], ending: [], words: [], base_words: [], free: [] });
         return;
       } catch (error) {
         if (ticket !== loading) return;
@@ -538,7 +545,8 @@ async function openRecorder() {
       drawNow(state);
       showLegal(legal, state);
     }
-    const mine = view.role !== "seat" || view.awaited === view.seat;
+    // A seat with a free type (a score sheet's own points) may record at any time: no turn awaited.
+    const mine = view.role !== "seat" || view.awaited === view.seat || view.free.length > 0;
     if (view.status === "abandoned") say("The game was abandoned.");
     else if (view.status !== "active") say("The game is over.");
     else if (view.refused) say("This link's token is not this game's: the moves are shown, not recorded.");
@@ -579,14 +587,17 @@ async function openRecorder() {
   }
 
   /** Append one move (one tap): one key, reused by every retry of this tap. A Promise of
-   * whether it was recorded (a game's drawing may offer another choice when it was not). */
-  async function record(body, what) {
+   * whether it was recorded (a game's drawing may offer another choice when it was not).
+   * `options.result`: what the end will make of the game (who wins), said by the drawing in its
+   * confirmation, for a move whose words cannot say it ("the totals decide"). */
+  async function record(body, what, options = {}) {
     if (view.busy || !view.token) return false;
     const words = what || wordsOf(body);
     if (endsTheGame(body)) {
+      const result = options.result ? ` ${options.result}` : "";
       const sure = await pick({
         title: "This move ends the game",
-        note: `Record “${words}” and end the game?`,
+        note: `Record “${words}” and end the game?${result}`,
         options: [
           { label: "Yes: record it and end the game", value: true },
           { label: "No, not yet", value: false },
@@ -614,7 +625,7 @@ async function openRecorder() {
           const answer = await response.json();
           addRecorded([{ ...answer.event, seq: answer.seq, words: answer.words || words }]);
           statusLine.dataset.keep = "true";
-          say(`Recorded: ${words} (version ${answer.version}).`);
+          say(`Recorded: ${answer.words || words} (version ${answer.version}).`);
           view.version = answer.version;
           await refresh();
           focusNext();
