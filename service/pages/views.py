@@ -18,6 +18,7 @@ import io
 import json
 import re
 from importlib import resources
+from collections.abc import Mapping
 from typing import Any
 
 import redis
@@ -367,12 +368,26 @@ def new_game_choices() -> list[dict[str, Any]]:
                 "min_players": rules.min_players,
                 "max_players": rules.max_players,
                 "fields": [field for field in fields if field["kind"] != "hint"],
+                # The options it takes: the form sends the shared ones (chance, first_player,
+                # catalog) only to a game that takes them, as any other is refused.
+                "takes": sorted(option_names(rules.options_schema(rules.min_players))),
                 "hints": {
                     field["field"]: field["text"] for field in fields if field["kind"] == "hint"
                 },
             }
         )
+    # A game that names itself on the form ("Another game: ...") is the catch-all: last.
+    choices.sort(key=lambda choice: "game" in choice["hints"])
     return choices
+
+
+def option_names(schema: Mapping[str, Any]) -> set[str]:
+    """The option names a game's options schema lists, in any of its alternatives (oneOf)."""
+    names = set(schema.get("properties", {}))
+    for key in ("oneOf", "anyOf", "allOf"):
+        for branch in schema.get(key, []):
+            names |= option_names(branch)
+    return names
 
 
 @pages.route("/qr", methods=["POST"])
