@@ -174,3 +174,97 @@ def test_a_whole_score_sheet_is_recorded_on_the_pad_by_touch(
     ]
     result = server.client.get(f"/games/{game['id']}").json["result"]
     assert result["winners"] == [1]
+
+
+def test_a_seat_adds_its_own_points_on_its_own_link(phone: Page, server: LiveServer) -> None:
+    game = new_sheet(server)
+    open_recorder(phone, server, game, seat=1, ready_js="document.querySelector('.pad-input')")
+    # Ben's field only; no round, no end, no taking back.
+    expect(phone.locator(".pad-input")).to_have_count(1)
+    expect(phone.locator('.pad-input[data-seat="1"]')).to_have_count(1)
+    for absent in (".pad-write", ".pad-end", ".pad-take-back"):
+        expect(phone.locator(absent)).to_have_count(0)
+    check_the_first_screen(phone)
+    type_points(phone, {1: "7.25"})
+    tap_and_settle(phone, ".pad-add", 1)
+    assert [s["total"] for s in check_the_first_screen(phone)] == ["0", "7.25", "0"]
+    assert stored(server, game) == [{"type": "score", "player": 1, "points": 7.25}]
+    expect(phone.locator("#record-status")).to_contain_text("Ben scores 7.25")
+
+
+def test_a_cooperative_game_ends_with_the_outcome_chosen(phone: Page, server: LiveServer) -> None:
+    game = new_sheet(server, cooperative=True)
+    open_recorder(phone, server, game, ready_js="document.querySelector('.pad-end')")
+    phone.locator(".pad-end").tap()
+    question = phone.get_by_role("dialog", name="How did the game end?")
+    question.get_by_role("button", name="The game ends: the table wins").tap()
+    confirm = phone.get_by_role("dialog", name=CONFIRM_TITLE)
+    expect(confirm).to_contain_text("The game ends: the table wins")
+    confirm.get_by_role("button", name=YES).tap()
+    expect(phone.locator(RECORDER)).to_have_attribute("data-finished", "true")
+    assert stored(server, game) == [{"type": "end", "outcome": "won"}]
+
+
+def test_the_viewer_plots_each_players_total_after_each_round(
+    page: Page, server: LiveServer
+) -> None:
+    game = new_sheet(server)
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    for move in (
+        {"type": "round", "points": [1, 2, 3]},
+        {"type": "round", "points": [0.5, None, -1]},
+        {"type": "score", "player": 0, "points": 10},
+        {"type": "round", "points": [4, 4, 4]},
+    ):
+        assert server.client.post(f"/games/{game['id']}/events", json=move, headers=headers)
+    page.goto(f"{server.url}/games/{game['id']}/view")
+    plot = page.locator('#board .plot[data-at="4"]')
+    expect(plot).to_have_attribute("data-entries", "4")
+    expect(plot.locator(".plot-line")).to_have_count(3)
+    # A line per player, from 0 through each entry: five points.
+    for seat in range(3):
+        path = plot.locator(f'.plot-line[data-seat="{seat}"]').get_attribute("d") or ""
+        assert path.count("L") == 4, path
+    expect(plot.locator('.plot-line[data-seat="0"] title')).to_have_text("Ana: 0, 1, 1.5, 11.5, 15.5")
+    # Stepped back, the plot is the one of that move.
+    page.get_by_role("button", name="Previous").click()
+    expect(page.locator('#board .plot[data-at="3"]')).to_have_attribute("data-entries", "3")
+
+
+# Until the service answers GET /titles (the statistics' part of issue 29), Chromium logs its 404.
+@pytest.mark.console_error("404 (NOT FOUND)")
+def test_the_new_game_form_starts_a_score_sheet_scored_lowest_in_teams(
+    page: Page, server: LiveServer
+) -> None:
+    # A title played before is suggested (GET /titles, where the service has it).
+    new_sheet(server, title="Hanabi")
+    page.goto(f"{server.url}/new")
+    page.get_by_label("Another game").check()
+    for hidden in ("#field-seed", "#field-chance", "#field-first_player", "#field-catalog"):
+        expect(page.locator(hidden)).to_be_hidden()
+    for seat, name in enumerate(["Ana", "Ben", "Caro", "Dan", "Eve", "Finn"]):
+        page.locator(f"#player-{seat}").fill(name)
+    # More rows appear as they are filled, past the first five.
+    expect(page.locator("#player-6")).to_be_visible()
+    expect(page.locator("#player-7")).to_be_hidden()
+    if server.client.get("/titles").status_code == 200:
+        expect(page.locator('#title-suggestions option[value="Hanabi"]')).to_have_count(1)
+    page.locator("#title").fill("Azul")
+    page.get_by_label("the lowest total wins").check()
+    teams = page.locator("#field-teams")
+    expect(teams.locator('.player-row[data-seat="0"] label')).to_have_text("Ana")
+    # A player left without a team is said beside the field, and nothing is created.
+    teams.get_by_label("Ana").select_option(label="Team 1")
+    page.get_by_role("button", name="Start recording").click()
+    expect(page.locator("#error-teams")).to_be_visible()
+    for name, team in (("Ben", 2), ("Caro", 1), ("Dan", 2), ("Eve", 1), ("Finn", 2)):
+        teams.get_by_label(name).select_option(label=f"Team {team}")
+    page.get_by_role("button", name="Start recording").click()
+    expect(page.locator("#created")).to_be_visible()
+    listed = server.client.get("/games?game=scoresheet").json
+    games = listed["games"] if isinstance(listed, dict) else listed
+    made = [g for g in games if g["players"][0] == "Ana" and len(g["players"]) == 6]
+    assert made, games
+    state = server.client.get(f"/games/{made[0]['id']}/state").json
+    assert state["title"] == "Azul" and state["scoring"] == "lowest"
+    assert state["teams"] == [[0, 2, 4], [1, 3, 5]] and not state["cooperative"]
