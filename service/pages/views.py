@@ -353,7 +353,14 @@ def card_info(record: GameRecord) -> dict[str, Any]:
 def new_game() -> str:
     """The new-game form: every game and option of the contract; new.js posts it to /games."""
     refuse_parameters_but((), "New game", url_for("pages.new_game"))
-    return render_template("new.html", games=new_game_choices())
+    return render_template("new.html", games=new_game_choices(), suggestions=suggestion_sources())
+
+
+def suggestion_sources() -> dict[str, str]:
+    """Where a field's suggestions come from (a field's ``suggest``), among the API's paths this
+    service answers: a field whose source is missing is a plain one, and asks nothing."""
+    paths = {rule.rule for rule in current_app.url_map.iter_rules()}
+    return {name: path for name, path in (("titles", "/titles"),) if path in paths}
 
 
 def new_game_choices() -> list[dict[str, Any]]:

@@ -155,7 +155,7 @@ def test_a_whole_score_sheet_is_recorded_on_the_pad_by_touch(
     dialog = phone.get_by_role("dialog", name=CONFIRM_TITLE)
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("Ben wins")
-    expect(dialog).to_contain_text("1st Ben (24.5), 2nd Ana (15.125), 3rd Caro (9)")
+    expect(dialog).to_contain_text("Ben wins. 1st Ben 24.5 · 2nd Ana 15.125 · 3rd Caro 9.")
     check_the_first_screen(phone)
     dialog.get_by_role("button", name=NOT_YET).tap()
     settled(phone, 6)
@@ -231,8 +231,6 @@ def test_the_viewer_plots_each_players_total_after_each_round(
     expect(page.locator('#board .plot[data-at="3"]')).to_have_attribute("data-entries", "3")
 
 
-# Until the service answers GET /titles (the statistics' part of issue 29), Chromium logs its 404.
-@pytest.mark.console_error("404 (NOT FOUND)")
 def test_the_new_game_form_starts_a_score_sheet_scored_lowest_in_teams(
     page: Page, server: LiveServer
 ) -> None:

@@ -27,6 +27,7 @@ function draw(board, state, ctx) {
   // none in a cooperative game, where the table wins or loses together).
   const ranks = result ? result.ranks : points && !state.cooperative ? ranksNow(state) : null;
   const plotted = !ctx.recording && points;
+  const longest = Math.max(...state.totals.map((total) => String(total).length));
   board.setAttribute("viewBox", `0 0 ${width} ${HEAD + (plotted ? PLOT : 0)}`);
   const sheet = svg("g", {
     class: "sheet",
@@ -34,9 +35,11 @@ function draw(board, state, ctx) {
     "data-ranks": ranks ? JSON.stringify(ranks) : null,
   });
   const rounds = state.rounds === 1 ? "1 round" : `${state.rounds} rounds`;
-  const scoring = { highest: "highest total wins", lowest: "lowest total wins", none: "no points" }[state.scoring] || "";
+  const scoring = { highest: "highest wins", lowest: "lowest wins", none: "no points" }[state.scoring] || "";
   const kind = state.cooperative ? "cooperative" : scoring;
-  sheet.append(text(8, 18, `${state.title} · ${rounds} · ${kind}`, { class: "caption" }));
+  // With teams, what is ranked is each team's total (views.py's team_totals).
+  const teamTotals = points && state.teams && state.team_totals ? ` · ${state.team_totals.map((total, team) => `T${team + 1} ${total}`).join(" · ")}` : "";
+  sheet.append(text(8, 18, `${state.title} · ${rounds} · ${kind}${teamTotals}`, { class: "caption" }));
   const lines = [`${state.title}, after ${rounds}.`];
   for (let seat = 0; seat < seats; seat += 1) {
     const x = 8 + seat * column;
@@ -53,7 +56,9 @@ function draw(board, state, ctx) {
     group.append(text(x + 22, 47, name, { class: "label" }));
     let said = points ? `${name}: ${state.totals[seat]}` : name;
     if (points) {
-      group.append(text(middle, 80, String(state.totals[seat]), { "text-anchor": "middle", "font-size": 28, "font-weight": 700, class: "total" }));
+      // As big as the column lets the longest total be (a bold digit is about 0.62 em wide).
+      const size = Math.min(28, Math.floor((column - 14) / (0.62 * longest)));
+      group.append(text(middle, 80, String(state.totals[seat]), { "text-anchor": "middle", "font-size": size, "font-weight": 700, class: "total" }));
     }
     if (state.teams) {
       const team = state.teams.findIndex((members) => members.includes(seat));

@@ -226,17 +226,26 @@ function fillSheet(sheet, rows, players, state) {
   sheet.replaceChildren(element("caption", { text: "The sheet, newest first" }), element("thead", {}, head), body, element("tfoot", {}, totals));
 }
 
-/** What ending now records, in words: who wins and how each stands (the rules rank the totals
- * the same way, state.py's standings). */
+/** What ending now records, in words: who wins, then each player (or team) by rank with their
+ * total ("Ben wins. 1st Ben 24.5 · 2nd Ana 15.125"); the rules rank the totals the same way
+ * (state.py's standings). */
 function resultNow(state, players) {
-  if (state.cooperative) return `Totals: ${players.map((name, seat) => `${name} ${state.totals[seat]}`).join(", ")}.`;
+  if (state.cooperative) return `Totals: ${players.map((name, seat) => `${name} ${state.totals[seat]}`).join(" · ")}.`;
   const ranks = ranksNow(state);
-  const winners = players.filter((name, seat) => ranks[seat] === 1);
-  const order = players.map((name, seat) => ({ name, seat, rank: ranks[seat] })).sort((a, b) => a.rank - b.rank || a.seat - b.seat);
-  const standingsSaid = order.map(({ name, seat, rank }) => `${ordinal(rank)} ${name} (${state.totals[seat]})`).join(", ");
-  const wins = winners.length === 1 ? `${winners[0]} wins` : `${winners.slice(0, -1).join(", ")} and ${winners[winners.length - 1]} win`;
-  const teams = state.teams ? ` Teams: ${state.teams.map((team) => `${team.map((seat) => players[seat]).join(" & ")} ${written(team.reduce((sum, seat) => sum + Math.round(state.totals[seat] * 1000), 0))}`).join(", ")}.` : "";
-  return `${wins}: ${standingsSaid}.${teams}`;
+  const units = state.teams || players.map((name, seat) => [seat]);
+  const listed = units
+    .map((seats) => ({
+      seats,
+      rank: ranks[seats[0]],
+      names: seats.map((seat) => players[seat]).join(" & "),
+      total: written(seats.reduce((sum, seat) => sum + Math.round(state.totals[seat] * 1000), 0)),
+    }))
+    .sort((a, b) => a.rank - b.rank || a.seats[0] - b.seats[0]);
+  const first = listed.filter((unit) => unit.rank === 1);
+  const names = first.map((unit) => unit.names);
+  const one = first.length === 1 && first[0].seats.length === 1;
+  const wins = `${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`} ${one ? "wins" : "win"}`;
+  return `${wins}. ${listed.map((unit) => `${ordinal(unit.rank)} ${unit.names} ${unit.total}`).join(" · ")}.`;
 }
 
 export { record };

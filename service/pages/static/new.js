@@ -273,7 +273,9 @@
     }
 
     form.addEventListener("change", (event) => {
-      if (event.target.name === "game") showFields();
+      if (event.target.name !== "game") return;
+      showFields();
+      suggestTitles();
     });
     form.addEventListener("input", (event) => {
       if (event.target.name === "player") showFields();
@@ -324,7 +326,10 @@
     /** Fill the suggestions of a title field with the titles played before, most played first
      * (GET /titles); a service without it, or that fails, leaves the field without any. */
     async function suggestTitles() {
-      for (const input of form.querySelectorAll("input[data-suggest]")) {
+      // Asked once, when a game with such a field is chosen.
+      for (const input of form.querySelectorAll("input[data-suggest]:not([data-asked])")) {
+        if (input.closest("[hidden]")) continue;
+        input.dataset.asked = "";
         const list = document.getElementById(input.getAttribute("list"));
         try {
           const response = await fetch(input.dataset.suggest, { headers: { Accept: "application/json" }, cache: "no-store" });

@@ -594,10 +594,10 @@ async function openRecorder() {
     if (view.busy || !view.token) return false;
     const words = what || wordsOf(body);
     if (endsTheGame(body)) {
-      const result = options.result ? ` ${options.result}` : "";
+      const result = options.result ? `${options.result} ` : "";
       const sure = await pick({
         title: "This move ends the game",
-        note: `Record “${words}” and end the game?${result}`,
+        note: `${result}Record “${words}” and end the game?`,
         options: [
           { label: "Yes: record it and end the game", value: true },
           { label: "No, not yet", value: false },
