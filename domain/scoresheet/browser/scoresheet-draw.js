@@ -14,13 +14,19 @@ import { svg, text, titled } from "../../lib/draw.js";
 import { eventsUpTo, ordinal, ranksNow, rowsOf, written } from "./scoresheet-sheet.js";
 
 const COLUMN_MIN = 84;
-const HEAD = 112; // the height of the title and the players' columns
+const TOP = 26; // the title's height
+const ROW = 86; // a row of players' boxes
 const PLOT = 240; // the plot's, under them in the viewer
 
 function draw(board, state, ctx) {
   const seats = state.totals.length;
-  const width = Math.max(ctx.narrow ? 380 : 680, seats * COLUMN_MIN + 16);
-  const column = (width - 16) / seats;
+  // Boxes of a readable width, in as many rows as needed (a phone holds four a row), rather than
+  // one row shrunk until the totals cannot be read.
+  const width = ctx.narrow ? 380 : 680;
+  const perRow = Math.min(seats, Math.floor((width - 16) / COLUMN_MIN));
+  const rows = Math.ceil(seats / perRow);
+  const column = (width - 16) / perRow;
+  const head = TOP + rows * ROW;
   const result = state.result || null;
   const points = state.scoring !== "none";
   // Ranks: the result's; while the game goes on, how the totals stand (none without points, and
@@ -28,7 +34,7 @@ function draw(board, state, ctx) {
   const ranks = result ? result.ranks : points && !state.cooperative ? ranksNow(state) : null;
   const plotted = !ctx.recording && points;
   const longest = Math.max(...state.totals.map((total) => String(total).length));
-  board.setAttribute("viewBox", `0 0 ${width} ${HEAD + (plotted ? PLOT : 0)}`);
+  board.setAttribute("viewBox", `0 0 ${width} ${head + (plotted ? PLOT : 0)}`);
   const sheet = svg("g", {
     class: "sheet",
     "data-totals": JSON.stringify(state.totals),
@@ -42,7 +48,8 @@ function draw(board, state, ctx) {
   sheet.append(text(8, 18, `${state.title} · ${rounds} · ${kind}${teamTotals}`, { class: "caption" }));
   const lines = [`${state.title}, after ${rounds}.`];
   for (let seat = 0; seat < seats; seat += 1) {
-    const x = 8 + seat * column;
+    const x = 8 + (seat % perRow) * column;
+    const y = TOP + Math.floor(seat / perRow) * ROW; // the top of this player's box
     const middle = x + (column - 6) / 2;
     const name = ctx.players[seat];
     const group = svg("g", {
@@ -51,39 +58,41 @@ function draw(board, state, ctx) {
       "data-total": String(state.totals[seat]),
       "data-rank": ranks ? String(ranks[seat]) : null,
     });
-    group.append(svg("rect", { x, y: 26, width: column - 6, height: HEAD - 30, rx: 8, class: "panel" }));
-    group.append(svg("circle", { cx: x + 12, cy: 42, r: 6, fill: ctx.colours[seat] }));
-    group.append(text(x + 22, 47, name, { class: "label" }));
+    group.append(svg("rect", { x, y, width: column - 6, height: ROW - 6, rx: 8, class: "panel" }));
+    group.append(svg("circle", { cx: x + 12, cy: y + 16, r: 6, fill: ctx.colours[seat] }));
+    // A long name is cut to its box (the whole name is in the box's title and the pad's columns).
+    const room = Math.max(3, Math.floor((column - (state.teams ? 52 : 30)) / 8));
+    group.append(text(x + 22, y + 21, name.length > room ? `${name.slice(0, room - 1)}…` : name, { class: "label" }));
     let said = points ? `${name}: ${state.totals[seat]}` : name;
     if (points) {
       // As big as the column lets the longest total be (a bold digit is about 0.62 em wide).
       const size = Math.min(28, Math.floor((column - 14) / (0.62 * longest)));
-      group.append(text(middle, 80, String(state.totals[seat]), { "text-anchor": "middle", "font-size": size, "font-weight": 700, class: "total" }));
+      group.append(text(middle, y + 52, String(state.totals[seat]), { "text-anchor": "middle", "font-size": size, "font-weight": 700, class: "total" }));
     }
     if (state.teams) {
       const team = state.teams.findIndex((members) => members.includes(seat));
-      group.append(text(x + column - 14, 47, `T${team + 1}`, { "text-anchor": "end", class: "label team" }));
+      group.append(text(x + column - 14, y + 21, `T${team + 1}`, { "text-anchor": "end", class: "label team" }));
       said += ` (team ${team + 1})`;
     }
     let place = null;
     if (result && state.cooperative) place = result.winners.includes(seat) ? "won" : "lost";
     else if (ranks) place = result ? ordinal(ranks[seat]) : `${ordinal(ranks[seat])} now`;
     if (place) {
-      group.append(text(middle, 102, place, { "text-anchor": "middle", class: "label place" }));
+      group.append(text(middle, y + 73, place, { "text-anchor": "middle", class: "label place" }));
       said += `, ${place}`;
     }
     sheet.append(titled(group, said));
     lines.push(`${said}.`);
   }
   board.append(sheet);
-  if (plotted && ctx.id) plotLater(board, state, ctx, width);
+  if (plotted && ctx.id) plotLater(board, state, ctx, width, head);
   return { title: `${state.title} after move ${ctx.at} of ${ctx.version}`, description: lines.join(" ") };
 }
 
 /** The plot, once the record's events up to move `ctx.at` are read; drawn only if the board
  * still shows that move (the viewer may have stepped on meanwhile). */
-function plotLater(board, state, ctx, width) {
-  const place = svg("g", { class: "plot", "data-at": String(ctx.at), transform: `translate(0 ${HEAD})` });
+function plotLater(board, state, ctx, width, head) {
+  const place = svg("g", { class: "plot", "data-at": String(ctx.at), transform: `translate(0 ${head})` });
   board.append(place);
   eventsUpTo(ctx.id, ctx.at)
     .then((events) => {
