@@ -17,8 +17,8 @@ import base64
 import io
 import json
 import re
-from importlib import resources
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 import redis

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import CHROMIUM_ARGS, LiveServer, events, open_recorder, settled
+from tests.browser.helpers import LiveServer, events, open_recorder, settled
 from tests.support.api import create
 
 PHONE = {"width": 390, "height": 844}
@@ -138,7 +138,7 @@ def test_a_whole_score_sheet_is_recorded_on_the_pad_by_touch(
     # A wrong entry, taken back.
     type_points(phone, {0: "100", 1: "1", 2: "1"})
     tap_and_settle(phone, ".pad-write", 4)
-    assert [s["total"] for s in check_the_first_screen(phone)][0] == "112.125"
+    assert check_the_first_screen(phone)[0]["total"] == "112.125"
     tap_and_settle(phone, ".pad-take-back", 5)
     assert [s["total"] for s in check_the_first_screen(phone)] == ["12.125", "24.5", "7"]
     expect(phone.locator(".pad-sheet tr.round")).to_have_count(2)
@@ -225,7 +225,9 @@ def test_the_viewer_plots_each_players_total_after_each_round(
     for seat in range(3):
         path = plot.locator(f'.plot-line[data-seat="{seat}"]').get_attribute("d") or ""
         assert path.count("L") == 4, path
-    expect(plot.locator('.plot-line[data-seat="0"] title')).to_have_text("Ana: 0, 1, 1.5, 11.5, 15.5")
+    expect(plot.locator('.plot-line[data-seat="0"] title')).to_have_text(
+        "Ana: 0, 1, 1.5, 11.5, 15.5"
+    )
     # Stepped back, the plot is the one of that move.
     page.get_by_role("button", name="Previous").click()
     expect(page.locator('#board .plot[data-at="3"]')).to_have_attribute("data-entries", "3")
