@@ -365,7 +365,7 @@ def suggestion_sources() -> dict[str, str]:
 
 def new_game_choices() -> list[dict[str, Any]]:
     """What the form offers per game: its seats and the fields of its own options."""
-    choices = []
+    choices: list[dict[str, Any]] = []
     for name in game_names():
         rules = get_game(name)
         fields = rules.option_fields()
