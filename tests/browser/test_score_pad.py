@@ -123,8 +123,9 @@ def test_a_whole_score_sheet_is_recorded_on_the_pad_by_touch(
     tap_and_settle(phone, ".pad-write", 1)
     expect(phone.locator(".pad-sheet tr.round")).to_have_count(1)
     assert [s["total"] for s in check_the_first_screen(phone)] == ["12", "4.5", "-3"]
-    # Round 2, Ben's blank; the fields were emptied after round 1.
+    # Round 2, Ben's blank; the fields were emptied after round 1, the first one ready.
     expect(phone.locator('.pad-input[data-seat="0"]')).to_have_value("")
+    expect(phone.locator('.pad-input[data-seat="0"]')).to_be_focused()
     type_points(phone, {0: "0,125", 2: "10"})
     tap_and_settle(phone, ".pad-write", 2)
     totals = check_the_first_screen(phone)

@@ -59,6 +59,9 @@ function record(table) {
         enterkeyhint: "next",
         class: "pad-input",
         "data-seat": seat,
+        // Part of recording (the keypad of a round): the page's focus goes back to it after
+        // each entry, ready for the next.
+        "data-records-move": true,
         "aria-label": `${players[seat]}'s points`,
         placeholder: "0",
       });
