@@ -269,3 +269,17 @@ def test_the_new_game_form_starts_a_score_sheet_scored_lowest_in_teams(
     state = server.client.get(f"/games/{made[0]['id']}/state").json
     assert state["title"] == "Azul" and state["scoring"] == "lowest"
     assert state["teams"] == [[0, 2, 4], [1, 3, 5]] and not state["cooperative"]
+
+
+def test_a_game_without_points_ends_with_who_won(phone: Page, server: LiveServer) -> None:
+    game = new_sheet(server, scoring="none", teams=[[0, 2], [1]])
+    open_recorder(phone, server, game, ready_js="document.querySelector('.pad-end')")
+    expect(phone.locator(".pad-input")).to_have_count(0)
+    check_sizes = phone.evaluate(SIZES_JS)
+    assert all(c["width"] >= 44 and c["height"] >= 44 for c in check_sizes), check_sizes
+    phone.locator(".pad-end").tap()
+    question = phone.get_by_role("dialog", name="Who won?")
+    question.get_by_role("button", name="The game ends: Ana and Caro win").tap()
+    phone.get_by_role("dialog", name=CONFIRM_TITLE).get_by_role("button", name=YES).tap()
+    expect(phone.locator(RECORDER)).to_have_attribute("data-finished", "true")
+    assert stored(server, game) == [{"type": "end", "winners": [0, 2]}]

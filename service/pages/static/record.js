@@ -395,7 +395,8 @@ async function openRecorder() {
   });
 
   function recordByTouch(state) {
-    if (asList.checked) return false;
+    // A list cannot hold the free types' moves (numbers typed): their drawing records them.
+    if (asList.checked && !view.free.length) return false;
     if (!drawing || typeof drawing.record !== "function") return false;
     const table = {
       id: view.id,
