@@ -39,6 +39,7 @@ function record(table) {
 
   // The next round's fields, under the players' names.
   const inputs = [];
+  let ownAdd = null;
   const entry = element("table", { class: "pad-table pad-entry" });
   const head = element("tr", {}, element("th", { scope: "col", class: "pad-label", text: "" }));
   const fields = element("tr", { class: "pad-fields" }, element("th", { scope: "row", class: "pad-label", text: mayRound ? String(next) : "" }));
@@ -80,20 +81,27 @@ function record(table) {
       });
       inputs.push(input);
       cell.append(input);
+      // The recorder's "+" sits under each column; a seat's one button is wide, with the others.
       const add = table.button(own === null ? `+ ${players[seat]}` : "Add my points", () => writeScore(seat));
       add.classList.add("pad-add");
       add.dataset.seat = String(seat);
-      add.setAttribute("aria-label", `Write ${players[seat]}'s points alone`);
-      addCell.append(add);
+      if (own === null) {
+        add.setAttribute("aria-label", `Write ${players[seat]}'s points alone`);
+        addCell.append(add);
+      } else ownAdd = add;
     }
     fields.append(cell);
     adds.append(addCell);
   }
-  entry.append(element("thead", {}, head), element("tbody", {}, fields, adds));
+  entry.append(element("thead", {}, head), element("tbody", {}, fields, own === null ? adds : ""));
   const entryScroll = element("div", { class: "pad-scroll" }, entry);
   pad.append(entryScroll, message);
 
   const buttons = element("div", { class: "pad-buttons" });
+  if (ownAdd) {
+    ownAdd.classList.add("pad-own");
+    buttons.append(ownAdd);
+  }
   if (mayRound) {
     const write = table.button(`Write round ${next}`, writeRound);
     write.classList.add("pad-write");
