@@ -199,7 +199,7 @@ function record(table) {
   async function takeBackLast() {
     const last = lastStanding(events || (await eventsUpTo(table.id, state.version)));
     if (!last) return;
-    await table.record({ type: "retract" }, `take back “${last.words}”`);
+    await table.record({ type: "retract" }, `take back “${last.words || last.type}”`);
   }
 
   /** The end: the totals decide (shown, then confirmed), or the table's outcome, or who won. */
