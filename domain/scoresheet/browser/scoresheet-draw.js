@@ -126,6 +126,8 @@ function plot(place, rows, ctx, width) {
   }
   if (low < 0 && high > 0) {
     place.append(svg("line", { x1: left, x2: right, y1: y(0), y2: y(0), stroke: "currentColor", "stroke-opacity": 0.3, "stroke-dasharray": "4 4" }));
+    // Zero, named where it is far enough from the ends' labels not to overlap them.
+    if (Math.min(y(0) - y(high), y(low) - y(0)) > 14) place.append(text(left - 6, y(0) + 4, "0", { "text-anchor": "end", class: "label axis" }));
   }
   // Each round is labelled by its number; a player's own points ("+") between rounds.
   const step = Math.max(1, Math.ceil(rows.length / 12));
