@@ -283,3 +283,19 @@ def test_a_game_without_points_ends_with_who_won(phone: Page, server: LiveServer
     phone.get_by_role("dialog", name=CONFIRM_TITLE).get_by_role("button", name=YES).tap()
     expect(phone.locator(RECORDER)).to_have_attribute("data-finished", "true")
     assert stored(server, game) == [{"type": "end", "winners": [0, 2]}]
+
+
+def test_points_written_on_another_phone_leave_what_is_being_typed(
+    phone: Page, server: LiveServer
+) -> None:
+    game = new_sheet(server)
+    open_recorder(phone, server, game, ready_js="document.querySelector('.pad-input')")
+    type_points(phone, {0: "6", 2: "4"})
+    ben = {"Authorization": f"Bearer {game['seat_tokens'][1]}"}
+    move = {"type": "score", "player": 1, "points": 9}
+    assert server.client.post(f"/games/{game['id']}/events", json=move, headers=ben)
+    settled(phone, 1)
+    assert [s["total"] for s in check_the_first_screen(phone)] == ["0", "9", "0"]
+    expect(phone.locator('.pad-input[data-seat="0"]')).to_have_value("6")
+    expect(phone.locator('.pad-input[data-seat="2"]')).to_have_value("4")
+    expect(phone.locator('.pad-input[data-seat="2"]')).to_be_focused()

@@ -63,6 +63,8 @@ function record(table) {
         // Part of recording (the keypad of a round): the page's focus goes back to it after
         // each entry, ready for the next.
         "data-records-move": true,
+        // Drawn again while typed in (points written on another phone), it keeps the focus.
+        "data-focus-key": `points-${seat}`,
         "aria-label": `${players[seat]}'s points`,
         placeholder: "0",
       });

@@ -22,9 +22,11 @@
  * Recording by touch. A game's drawing (the module <game>.js of its package, which this module
  * imports) may lay out the moves itself: its record(table) is called after each draw while this
  * page may record, and returns true when it has made every move a touch on the board or a button
- * in the action area under it; the generic buttons are then hidden. `table` holds the state, the
- * moves /legal lists and beside each whether it ends the game and its words, the players, colours,
- * catalog pictures, the chance mode, whose page this is, what its draw drew where (`drawn`, as its
+ * in the action area under it; the generic buttons are then hidden. `table` holds the game's id,
+ * the state, the moves /legal lists and beside each whether it ends the game and its words, the
+ * `free` types (GET /legal's: types this token may append with values no list holds, such as a
+ * score sheet's points; a drawing that offers them is called even when no move is listed), the
+ * players, colours, catalog pictures, the chance mode, whose page this is, what its draw drew where (`drawn`, as its
  * draw returned it), `memory` (an object the page keeps for the drawing: a choice in progress
  * lives there, not in the drawing's module), and the frame's tools:
  *   target(node, words)  make a drawn node a touch target that records (data-records-move,
@@ -34,7 +36,8 @@
  *   hint(words, picture, className)  a line there saying what to touch (not a control)
  *   pick({title, options: [{label, value, picture, count}]})  the picker sheet: a Promise of
  *                        the value chosen, null if cancelled; picture(svg) draws each option
- *   record(body, words)  append the move (a move that ends the game is confirmed first); its
+ *   record(body, words, {result})  append the move (a move that ends the game is confirmed
+ *                        first, saying `result` when given: what the end makes of the game); its
  *                        words are GET /legal's unless given
  *   wordsOf(body)        a legal move's words, as GET /legal said it
  *   baseWordsOf(body)    its words without what chance brought (GET /legal's base_words):
@@ -319,6 +322,10 @@ async function openRecorder() {
     view.baseWords = legal.base_words || view.words;
     view.free = legal.free || [];
     picker.close(false);
+    // A field being typed in (named by its drawing with data-focus-key) keeps the focus across
+    // this rebuild, when a move recorded elsewhere brings it: the phone's keypad stays open.
+    const active = actions.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = active && active.dataset ? active.dataset.focusKey : undefined;
     legalBox.replaceChildren();
     actions.replaceChildren();
     // A game may take moves no list can hold (a score sheet's points: GET /legal's `free` types),
@@ -328,6 +335,8 @@ async function openRecorder() {
     legalBox.hidden = Boolean(touched);
     movesHeading.hidden = Boolean(touched);
     if (touched) {
+      const again = focusKey && actions.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus({ preventScroll: true });
       updateUndo();
       return true;
     }
