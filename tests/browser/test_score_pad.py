@@ -119,7 +119,12 @@ def test_a_whole_score_sheet_is_recorded_on_the_pad_by_touch(
     assert [seat["total"] for seat in check_the_first_screen(phone)] == ["0", "0", "0"]
 
     # Round 1, every player's points; a blank is no points.
-    type_points(phone, {0: "12", 1: "4.5", 2: "-3"})
+    # Caro's minus from the ± key (a phone's decimal keypad may have none); her field keeps
+    # the focus.
+    type_points(phone, {0: "12", 1: "4.5", 2: "3"})
+    phone.locator(".pad-sign").tap()
+    expect(phone.locator('.pad-input[data-seat="2"]')).to_have_value("-3")
+    expect(phone.locator('.pad-input[data-seat="2"]')).to_be_focused()
     tap_and_settle(phone, ".pad-write", 1)
     expect(phone.locator(".pad-sheet tr.round")).to_have_count(1)
     assert [s["total"] for s in check_the_first_screen(phone)] == ["12", "4.5", "-3"]

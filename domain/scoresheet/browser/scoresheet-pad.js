@@ -42,7 +42,8 @@ function record(table) {
   let ownAdd = null;
   const entry = element("table", { class: "pad-table pad-entry" });
   const head = element("tr", {}, element("th", { scope: "col", class: "pad-label", text: "" }));
-  const fields = element("tr", { class: "pad-fields" }, element("th", { scope: "row", class: "pad-label", text: mayRound ? String(next) : "" }));
+  const signCell = element("th", { scope: "row", class: "pad-label" });
+  const fields = element("tr", { class: "pad-fields" }, signCell);
   const adds = element("tr", { class: "pad-adds" }, element("td", { class: "pad-label" }));
   const teams = teamOf(state);
   for (let seat = 0; seat < seats; seat += 1) {
@@ -69,6 +70,9 @@ function record(table) {
         placeholder: "0",
       });
       input.value = typed[seat] || "";
+      input.addEventListener("focus", () => {
+        table.memory.lastSeat = seat;
+      });
       input.addEventListener("input", () => {
         typed[seat] = input.value;
         message.textContent = "";
@@ -95,6 +99,7 @@ function record(table) {
     fields.append(cell);
     adds.append(addCell);
   }
+  if (inputs.length) signCell.append(signButton());
   entry.append(element("thead", {}, head), element("tbody", {}, fields, own === null ? adds : ""));
   const entryScroll = element("div", { class: "pad-scroll" }, entry);
   pad.append(entryScroll, message);
@@ -138,6 +143,24 @@ function record(table) {
       sheet.replaceChildren(element("caption", { text: "The sheet could not be read; the totals above are the game's." }));
       console.warn(error);
     });
+
+  /** "±": the sign of the field being typed in (a phone's decimal keypad often has no minus).
+   * Touching it leaves the focus, and the keypad, in the field. */
+  function signButton() {
+    const button = element("button", { type: "button", class: "pad-sign", "aria-label": "Change the sign of the points being typed", text: "±" });
+    const keep = (event) => event.preventDefault();
+    button.addEventListener("pointerdown", keep);
+    button.addEventListener("mousedown", keep);
+    button.addEventListener("click", () => {
+      const field = inputs.find((input) => input === document.activeElement)
+        || inputs.find((input) => Number(input.dataset.seat) === table.memory.lastSeat) || inputs[0];
+      const value = field.value.trim();
+      field.value = value.startsWith("-") || value.startsWith("\u2212") ? value.slice(1) : `-${value}`;
+      typed[field.dataset.seat] = field.value;
+      field.focus();
+    });
+    return button;
+  }
 
   /** Each field's number (null: blank), or false when one is not a number. */
   function readFields() {
