@@ -15,7 +15,7 @@
  * events' words, /legal's): none is made here.
  */
 import { element } from "../../lib/draw.js";
-import { eventsUpTo, lastStanding, ordinal, parsePoints, ranksNow, rowsOf, teamOf, written } from "./scoresheet-sheet.js";
+import { eventsUpTo, lastStanding, ordinal, parsePoints, ranksNow, rowsOf, written } from "./scoresheet-sheet.js";
 
 function record(table) {
   const { state, players } = table;
@@ -45,11 +45,9 @@ function record(table) {
   const signCell = element("th", { scope: "row", class: "pad-label" });
   const fields = element("tr", { class: "pad-fields" }, signCell);
   const adds = element("tr", { class: "pad-adds" }, element("td", { class: "pad-label" }));
-  const teams = teamOf(state);
   for (let seat = 0; seat < seats; seat += 1) {
     const name = element("th", { scope: "col", class: "pad-name", "data-seat": seat }, element("span", { class: "dot", "aria-hidden": "true" }), players[seat]);
     name.firstChild.style.background = table.colours[seat];
-    if (teams) name.append(element("span", { class: "pad-team", text: ` T${teams[seat] + 1}` }));
     head.append(name);
     const cell = element("td", { "data-seat": seat });
     const addCell = element("td", { "data-seat": seat });

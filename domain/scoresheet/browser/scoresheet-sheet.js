@@ -110,11 +110,3 @@ export function ordinal(rank) {
   const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[rank % 10] || "th");
   return `${rank}${suffix}`;
 }
-
-/** The team of each seat (its index), or null without teams. */
-export function teamOf(state) {
-  if (!state.teams) return null;
-  const team = new Array(state.totals.length).fill(null);
-  state.teams.forEach((members, index) => members.forEach((seat) => { team[seat] = index; }));
-  return team;
-}
