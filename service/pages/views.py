@@ -17,6 +17,7 @@ import base64
 import io
 import json
 import re
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
@@ -383,12 +384,19 @@ def card_info(record: GameRecord) -> dict[str, Any]:
 def new_game() -> str:
     """The new-game form: every game and option of the contract; new.js posts it to /games."""
     refuse_parameters_but((), "New game", url_for("pages.new_game"))
-    return render_template("new.html", games=new_game_choices())
+    return render_template("new.html", games=new_game_choices(), suggestions=suggestion_sources())
+
+
+def suggestion_sources() -> dict[str, str]:
+    """Where a field's suggestions come from (a field's ``suggest``), among the API's paths this
+    service answers: a field whose source is missing is a plain one, and asks nothing."""
+    paths = {rule.rule for rule in current_app.url_map.iter_rules()}
+    return {name: path for name, path in (("titles", "/titles"),) if path in paths}
 
 
 def new_game_choices() -> list[dict[str, Any]]:
     """What the form offers per game: its seats and the fields of its own options."""
-    choices = []
+    choices: list[dict[str, Any]] = []
     for name in game_names():
         rules = get_game(name)
         fields = rules.option_fields()
@@ -398,12 +406,26 @@ def new_game_choices() -> list[dict[str, Any]]:
                 "min_players": rules.min_players,
                 "max_players": rules.max_players,
                 "fields": [field for field in fields if field["kind"] != "hint"],
+                # The options it takes: the form sends the shared ones (chance, first_player,
+                # catalog) only to a game that takes them, as any other is refused.
+                "takes": sorted(option_names(rules.options_schema(rules.min_players))),
                 "hints": {
                     field["field"]: field["text"] for field in fields if field["kind"] == "hint"
                 },
             }
         )
+    # A game that names itself on the form ("Another game: ...") is the catch-all: last.
+    choices.sort(key=lambda choice: "game" in choice["hints"])
     return choices
+
+
+def option_names(schema: Mapping[str, Any]) -> set[str]:
+    """The option names a game's options schema lists, in any of its alternatives (oneOf)."""
+    names = set(schema.get("properties", {}))
+    for key in ("oneOf", "anyOf", "allOf"):
+        for branch in schema.get(key, []):
+            names |= option_names(branch)
+    return names
 
 
 @pages.route("/qr", methods=["POST"])

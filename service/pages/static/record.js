@@ -22,9 +22,11 @@
  * Recording by touch. A game's drawing (the module <game>.js of its package, which this module
  * imports) may lay out the moves itself: its record(table) is called after each draw while this
  * page may record, and returns true when it has made every move a touch on the board or a button
- * in the action area under it; the generic buttons are then hidden. `table` holds the state, the
- * moves /legal lists and beside each whether it ends the game and its words, the players, colours,
- * catalog pictures, the chance mode, whose page this is, what its draw drew where (`drawn`, as its
+ * in the action area under it; the generic buttons are then hidden. `table` holds the game's id,
+ * the state, the moves /legal lists and beside each whether it ends the game and its words, the
+ * `free` types (GET /legal's: types this token may append with values no list holds, such as a
+ * score sheet's points; a drawing that offers them is called even when no move is listed), the
+ * players, colours, catalog pictures, the chance mode, whose page this is, what its draw drew where (`drawn`, as its
  * draw returned it), `memory` (an object the page keeps for the drawing: a choice in progress
  * lives there, not in the drawing's module), and the frame's tools:
  *   target(node, words)  make a drawn node a touch target that records (data-records-move,
@@ -34,7 +36,8 @@
  *   hint(words, picture, className)  a line there saying what to touch (not a control)
  *   pick({title, options: [{label, value, picture, count}]})  the picker sheet: a Promise of
  *                        the value chosen, null if cancelled; picture(svg) draws each option
- *   record(body, words)  append the move (a move that ends the game is confirmed first); its
+ *   record(body, words, {result})  append the move (a move that ends the game is confirmed
+ *                        first, saying `result` when given: what the end makes of the game); its
  *                        words are GET /legal's unless given
  *   wordsOf(body)        a legal move's words, as GET /legal said it
  *   baseWordsOf(body)    its words without what chance brought (GET /legal's base_words):
@@ -96,6 +99,7 @@ async function openRecorder() {
     legal: [],
     ending: [],
     words: [], // beside each legal move, its words (GET /legal's)
+    free: [], // the types this token may append with any fields the rules take (GET /legal's)
     baseWords: [], // and its words without what chance brought
     shown: null, // what the moves now were last built from: unchanged, nothing is rebuilt
     busy: false,
@@ -226,7 +230,8 @@ async function openRecorder() {
   const memory = {};
 
   function drawNow(state) {
-    const frame = { players: view.players, colours: view.colours, cards: view.cards, at: state.version, version: state.version, status: state.status };
+    // `recording`: a drawing may draw less here than in the viewer, to leave room for recording.
+    const frame = { id: view.id, players: view.players, colours: view.colours, cards: view.cards, at: state.version, version: state.version, status: state.status, recording: true };
     drawnNow = drawBoard(board, drawing, state, frame, `${view.game}: the game now`).drawn || null;
     board.dataset.version = String(state.version);
     // Whole: the recorder's view, or anyone's once the game is over; a seat sees its own hand.
@@ -315,14 +320,23 @@ async function openRecorder() {
     view.ending = ending || moves.map(() => false);
     view.words = legal.words || [];
     view.baseWords = legal.base_words || view.words;
+    view.free = legal.free || [];
     picker.close(false);
+    // A field being typed in (named by its drawing with data-focus-key) keeps the focus across
+    // this rebuild, when a move recorded elsewhere brings it: the phone's keypad stays open.
+    const active = actions.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = active && active.dataset ? active.dataset.focusKey : undefined;
     legalBox.replaceChildren();
     actions.replaceChildren();
-    const mayRecord = view.status === "active" && view.token && moves.length;
+    // A game may take moves no list can hold (a score sheet's points: GET /legal's `free` types),
+    // which only its drawing's record knows how to ask for.
+    const mayRecord = view.status === "active" && view.token && (moves.length || view.free.length);
     const touched = mayRecord && recordByTouch(state);
     legalBox.hidden = Boolean(touched);
     movesHeading.hidden = Boolean(touched);
     if (touched) {
+      const again = focusKey && actions.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus({ preventScroll: true });
       updateUndo();
       return true;
     }
@@ -390,13 +404,16 @@ async function openRecorder() {
   });
 
   function recordByTouch(state) {
-    if (asList.checked) return false;
+    // A list cannot hold the free types' moves (numbers typed): their drawing records them.
+    if (asList.checked && !view.free.length) return false;
     if (!drawing || typeof drawing.record !== "function") return false;
     const table = {
+      id: view.id,
       board,
       actions,
       state,
       moves: view.legal,
+      free: view.free,
       ending: view.ending,
       words: view.words,
       drawn: drawnNow,
@@ -514,7 +531,7 @@ async function openRecorder() {
         if (legal && legal.etag && legalVersion !== state.body.version) continue;
         if (state.body.version > view.types.length) await catchUp();
         if (ticket !== loading) return;
-        apply(state.body, legal ? legal.body : { moves: [], ending: [], words: [], base_words: [] });
+        apply(state.body, legal ? legal.body : { moves: [], ending: [], words: [], base_words: [], free: [] });
         return;
       } catch (error) {
         if (ticket !== loading) return;
@@ -538,7 +555,8 @@ async function openRecorder() {
       drawNow(state);
       showLegal(legal, state);
     }
-    const mine = view.role !== "seat" || view.awaited === view.seat;
+    // A seat with a free type (a score sheet's own points) may record at any time: no turn awaited.
+    const mine = view.role !== "seat" || view.awaited === view.seat || view.free.length > 0;
     if (view.status === "abandoned") say("The game was abandoned.");
     else if (view.status !== "active") say("The game is over.");
     else if (view.refused) say("This link's token is not this game's: the moves are shown, not recorded.");
@@ -579,14 +597,17 @@ async function openRecorder() {
   }
 
   /** Append one move (one tap): one key, reused by every retry of this tap. A Promise of
-   * whether it was recorded (a game's drawing may offer another choice when it was not). */
-  async function record(body, what) {
+   * whether it was recorded (a game's drawing may offer another choice when it was not).
+   * `options.result`: what the end will make of the game (who wins), said by the drawing in its
+   * confirmation, for a move whose words cannot say it ("the totals decide"). */
+  async function record(body, what, options = {}) {
     if (view.busy || !view.token) return false;
     const words = what || wordsOf(body);
     if (endsTheGame(body)) {
+      const result = options.result ? `${options.result} ` : "";
       const sure = await pick({
         title: "This move ends the game",
-        note: `Record “${words}” and end the game?`,
+        note: `${result}Record “${words}” and end the game?`,
         options: [
           { label: "Yes: record it and end the game", value: true },
           { label: "No, not yet", value: false },
@@ -614,7 +635,7 @@ async function openRecorder() {
           const answer = await response.json();
           addRecorded([{ ...answer.event, seq: answer.seq, words: answer.words || words }]);
           statusLine.dataset.keep = "true";
-          say(`Recorded: ${words} (version ${answer.version}).`);
+          say(`Recorded: ${answer.words || words} (version ${answer.version}).`);
           view.version = answer.version;
           await refresh();
           focusNext();
