@@ -26,6 +26,7 @@ from service.games import move_words
 from tests.browser.helpers import (
     LiveServer,
     append,
+    check_at_a_finger,
     create,
     events,
     legal,
@@ -93,6 +94,7 @@ def check_screen(page: Page, height: int) -> None:
     and no control that records is labelled with raw data."""
     controls = page.evaluate(SCREEN)
     assert controls, "nothing to touch"
+    check_at_a_finger(page)
     assert any(box["top"] >= 0 and box["bottom"] <= height for box in controls), (
         "no control that records is on the first screen"
     )

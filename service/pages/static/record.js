@@ -32,8 +32,12 @@
  *   button(words, onActivate, picture)  a button in the action area, a picture on it if given
  *   plainButton(words, onActivate)  a button there that records nothing (cancel, go back)
  *   hint(words, picture, className)  a line there saying what to touch (not a control)
- *   pick({title, options: [{label, value, picture, count}]})  the picker sheet: a Promise of
- *                        the value chosen, null if cancelled; picture(svg) draws each option
+ *   pick({title, options: [{label, value, picture, count, features}]})  the picker sheet (a
+ *                        modal dialog): a Promise of the value chosen, null if cancelled;
+ *                        picture(svg) draws each option; features ({"Palms": "3 palms"}) narrow
+ *                        a long list by what is seen on the component in hand
+ *   pickMany({count, titleOf(chosen), optionsOf(chosen), noteOf(chosen)})  one sheet for several
+ *                        components of one kind (a seat's cards dealt): a Promise of the list
  *   record(body, words)  append the move (a move that ends the game is confirmed first); its
  *                        words are GET /legal's unless given
  *   wordsOf(body)        a legal move's words, as GET /legal said it
@@ -48,6 +52,7 @@ import { Client, catchingUp, errorOf, inOrder, pageData, reloadOnNewToken, sleep
 import { drawBoard, element, humanize, loadDrawing, seatName, svg, text } from "./lib/draw.js";
 import { followGame, showLive, showResult } from "./lib/follow.js";
 import { Picker, pictureOf } from "./lib/picker.js";
+import { BoardZoom } from "./lib/zoom.js";
 
 const RETRIES = 6;
 const TIMEOUT_MS = 10000;
@@ -106,6 +111,8 @@ async function openRecorder() {
   client.lendTo(view);
   reloadOnNewToken(client.token);
   const picker = new Picker(root, fieldsOf);
+  // The board at a finger's size: larger than the screen where it must be, moved and pinched.
+  const zoom = new BoardZoom(board, board.parentElement, document.getElementById("zoom-toggle"));
   const drawing = await loadDrawing(data.drawing);
   // The fields that name what chance brought, per event type ("*": every type): the game's own
   // (Game.chance_fields), sent with the page.
@@ -322,6 +329,7 @@ async function openRecorder() {
     const touched = mayRecord && recordByTouch(state);
     legalBox.hidden = Boolean(touched);
     movesHeading.hidden = Boolean(touched);
+    zoom.fit(true);
     if (touched) {
       updateUndo();
       return true;
@@ -413,6 +421,7 @@ async function openRecorder() {
       plainButton,
       hint,
       pick,
+      pickMany,
       record,
       wordsOf,
       baseWordsOf,
@@ -481,6 +490,8 @@ async function openRecorder() {
   }
 
   function focusNext() {
+    // A choice in progress may have laid out other targets: the board keeps them at touch size.
+    zoom.fit(false);
     const next = actions.querySelector("[data-records-move]:not(:disabled)") || board.querySelector("[data-records-move]");
     if (next) next.focus({ preventScroll: true });
   }
@@ -488,6 +499,12 @@ async function openRecorder() {
   /** The picker sheet as a question: a Promise of the value chosen (null: cancelled). */
   function pick(question) {
     return picker.ask(question);
+  }
+
+  /** One sheet for several picks of one kind ({count, titleOf, optionsOf, noteOf}): a Promise
+   * of the values chosen, null if cancelled. */
+  function pickMany(question) {
+    return picker.askMany(question);
   }
 
   /** Whether ``body`` is a move /legal marked as ending the game. */
