@@ -8,9 +8,12 @@ const WIDE = {
   width: 500, rx: 160, ry: 160, plate: 38, card: 150, cardH: 40, name: 22, label: 11, panel: 150,
   headingY: 21, barY: 32, barH: 14, bar: 220, cardsY: 54, handY: 112, handH: 18, gap: 30,
 };
+// On a phone every card and plate is at least 52 units each way: drawn to the screen's width (about
+// 0.9 CSS px a unit), each stays at a finger's size (44x44 px); the board is then taller than the
+// screen and its frame scrolls (lib/zoom.js).
 const NARROW = {
-  width: 400, rx: 166, ry: 128, plate: 31, card: 124, cardH: 40, name: 18, label: 9.5, panel: 110,
-  headingY: 17, barY: 24, barH: 6, bar: 280, cardsY: 35, handY: 80, handH: 25, gap: 10,
+  width: 400, rx: 166, ry: 128, plate: 31, card: 124, cardH: 54, name: 18, label: 9.5, panel: 156,
+  headingY: 17, barY: 24, barH: 6, bar: 280, cardsY: 35, handY: 95, handH: 54, gap: 10,
 };
 const EFFECT_LABELS = {
   home: "Home",
@@ -121,12 +124,32 @@ function plusOneCard(card, x, y, ctx, seat) {
     stroke: corrupted ? "#6a3fa0" : ctx.colours[seat], "stroke-width": 1.5,
   }));
   const ink = up ? null : "on-dark";
-  group.append(text(x + 6, y + 15, name.length > L.name ? name.slice(0, L.name - 1) + "…" : name, { "font-size": 11, "font-weight": 600, class: ink }));
+  // The whole name: on two lines where the card is tall enough, else cut short.
+  const lines = L.cardH >= 50 ? wrap(name, L.name, 2) : [name.length > L.name ? name.slice(0, L.name - 1) + "…" : name];
+  lines.forEach((line, index) => group.append(text(x + 6, y + 15 + index * 13, line, { "font-size": 11, "font-weight": 600, class: ink })));
   let detail = corrupted ? `Corrupted · ${plural(card.shards, "Shard")}` : `Refreshable · cost ${info.cost ?? "?"}`;
   if (!up) detail = corrupted ? "spent" : "face down";
-  group.append(text(x + 6, y + 31, detail, { "font-size": 10, class: ink || "small" }));
+  group.append(text(x + 6, y + L.cardH - 9, detail, { "font-size": 10, class: ink || "small" }));
   const effects = (info.effects || []).map(humanize).join(", ");
   return titledLast(group, `${name}: ${corrupted ? "Corrupted" : "Refreshable"}, ${up ? "face up" : "face down"}${corrupted ? `, ${plural(card.shards, "Shard")} left` : ""}${effects ? `; ${effects}` : ""}`);
+}
+
+/** ``words`` in at most ``most`` lines of ``fits`` characters, the last cut short if it must. */
+function wrap(words, fits, most) {
+  const lines = [];
+  let line = "";
+  for (const word of String(words).split(" ")) {
+    if (line && (line + " " + word).length > fits) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  if (lines.length > most) {
+    const rest = lines.slice(most - 1).join(" ");
+    lines.splice(most - 1, lines.length, rest.length > fits ? rest.slice(0, fits - 1) + "…" : rest);
+  }
+  return lines.map((item) => (item.length > fits ? item.slice(0, fits - 1) + "…" : item));
 }
 
 function commonerChip(id, x, y, width, ctx) {
@@ -134,10 +157,13 @@ function commonerChip(id, x, y, width, ctx) {
   const names = ctx.cards.commoners || {};
   const label = (names[id] && names[id].name) || humanize(id);
   const fits = Math.max(4, Math.floor((width - 10) / 6.2));
-  const shown = label.length > fits ? label.slice(0, fits - 1) + "…" : label;
+  // A tall chip holds the name on up to three lines; a short one cuts it.
+  const most = Math.max(1, Math.floor((L.handH - 6) / 14));
+  const lines = wrap(label, fits, most);
+  const first = y + L.handH / 2 + 4 - ((lines.length - 1) * 14) / 2;
   return titledLast(svg("g", { class: "commoner", "data-card": id },
     svg("rect", { x, y, width, height: L.handH, rx: 4, fill: "#fff8e1", stroke: "#8a5a00" }),
-    text(x + 5, y + L.handH / 2 + 4, shown, { "font-size": 11 })
+    ...lines.map((line, index) => text(x + 5, first + index * 14, line, { "font-size": 11 }))
   ), `${label}: ${((names[id] && names[id].effects) || []).map(humanize).join(", ")}`);
 }
 

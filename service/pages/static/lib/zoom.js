@@ -47,7 +47,8 @@ export class BoardZoom {
       return;
     }
     const shown = this.board.getBoundingClientRect();
-    this.fitScale = shown.width / box.width;
+    // The drawing keeps its proportions within the element (preserveAspectRatio meet).
+    this.fitScale = Math.min(shown.width / box.width, shown.height / box.height);
     let smallest = Infinity;
     for (const target of targets) {
       try {
@@ -118,7 +119,8 @@ export class BoardZoom {
       fingers.set(event.pointerId, { x: event.clientX, y: event.clientY });
       if (fingers.size === 2 && this.touchScale !== null) {
         const box = this.viewBox();
-        const now = this.board.getBoundingClientRect().width / (box ? box.width : 1);
+        const shown = this.board.getBoundingClientRect();
+        const now = box ? Math.min(shown.width / box.width, shown.height / box.height) : 1;
         start = { distance: distance(), scale: now };
       }
     });
