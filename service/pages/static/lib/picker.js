@@ -152,7 +152,8 @@ export class Picker {
       this.toTop();
     };
     for (const key of keys) {
-      const values = [...new Set(options.map((option) => (option.features || {})[key]).filter((value) => value !== undefined))];
+      const values = [...new Set(options.map((option) => (option.features || {})[key]).filter((value) => value !== undefined))]
+        .sort((a, b) => String(a).localeCompare(String(b), undefined, { numeric: true }));
       if (values.length < 2) continue;
       const row = element("div", { class: "filter-row", role: "group", "aria-label": key });
       row.append(element("span", { class: "filter-name", text: key }));
