@@ -381,7 +381,7 @@ def test_a_seats_link_shows_its_own_hand_and_offers_only_its_moves(
         ),
     )
     open_recorder(page, server, game, seat=0, version=2)
-    expect(page.locator("#recording-as")).to_contain_text("Recording as Ana (seat 0)")
+    expect(page.locator("#recording-as")).to_contain_text("Recording as Ana:")
     expect(page.locator("#undo")).to_be_hidden()
     expect(page.locator("#share-summary")).to_have_text("Ana's link")
 

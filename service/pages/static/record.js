@@ -156,6 +156,8 @@ async function openRecorder() {
       recent.append(item);
     }
     if (!view.moves.length) recent.append(element("li", { class: "empty", text: "No move yet." }));
+    // Opened at its foot: the last move in view.
+    recent.scrollTop = recent.scrollHeight;
   }
 
   /** Add stored events (from an append, the stream or GET /events); true if any was new. */
@@ -197,7 +199,7 @@ async function openRecorder() {
     if (view.role === "recorder") {
       recordingAs.textContent = "Recorder (all seats): every move, every hand.";
     } else if (view.role === "seat") {
-      recordingAs.textContent = `Recording as ${nameOf(view.seat)} (seat ${view.seat}): ${nameOf(view.seat)}'s hand and moves only.`;
+      recordingAs.textContent = `Recording as ${nameOf(view.seat)}: ${nameOf(view.seat)}'s hand and moves only.`;
     } else if (view.refused) {
       recordingAs.textContent = "Not recording: this link's token is not this game's.";
     } else {
@@ -565,7 +567,7 @@ async function openRecorder() {
       if (!mine) say(`${statusLine.textContent} ${waiting(state)}`);
     } else if (!mine) say(waiting(state));
     else if (view.role === "seat") say(`Your turn, ${nameOf(view.seat)}: touch the move you make.`);
-    else say(`Version ${state.version}: touch the move that was made.`);
+    else say(`Move ${state.version + 1}: touch the move that was made.`);
     delete statusLine.dataset.keep;
     root.dataset.ready = "true";
     if (view.status !== "active") whenOver();
@@ -631,7 +633,7 @@ async function openRecorder() {
           const answer = await response.json();
           addRecorded([{ ...answer.event, seq: answer.seq, words: answer.words || words }]);
           statusLine.dataset.keep = "true";
-          say(`Recorded: ${words} (version ${answer.version}).`);
+          say(`Recorded move ${answer.version}: ${words}.`);
           view.version = answer.version;
           await refresh();
           focusNext();
@@ -649,7 +651,7 @@ async function openRecorder() {
           const error = await errorOf(response);
           if (error.code === "version_conflict") {
             const now = error.details && error.details.current_version;
-            showError(`Not recorded: another move was recorded first (the game is now at version ${now}). The page now shows it; tap again if your move is still to be made.`);
+            showError(`Not recorded: another move was recorded first (the game now has ${now} moves). The page now shows it; tap again if your move is still to be made.`);
           } else {
             showError(`Not recorded: ${error.message}`);
           }
