@@ -86,7 +86,10 @@ function plate(state, space, ctx) {
   group.append(text(x, y - r * 0.52, EFFECT_LABELS[effect] || humanize(effect), {
     "text-anchor": "middle", "font-size": L.label, "font-weight": home ? 700 : 600,
   }));
-  group.append(text(x, y + r * 0.82, `${space}`, { "text-anchor": "middle", class: "small" }));
+  // One numbering with the moves' words: each side's plates from its Home, the 1st ("the 3rd
+  // plate" is the plate drawn 3); the Home is named, not numbered.
+  const place = space % 6;
+  if (!home) group.append(text(x, y + r * 0.82, `${place + 1}`, { "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#4a5058" }));
   const tokens = [];
   [0, 1].forEach((seat) => {
     if (cell.normal[seat] > 0) {
@@ -99,7 +102,8 @@ function plate(state, space, ctx) {
   });
   const step = tokens.length > 2 ? 20 : 24;
   tokens.forEach((make, index) => group.append(make(x + (index - (tokens.length - 1) / 2) * step)));
-  const words = [`space ${space} (${home ? "Home" : humanize(effect)}, ${ctx.players[owner]}'s side)`];
+  const ordinal = ["1st", "2nd", "3rd", "4th", "5th", "6th"][place];
+  const words = [home ? `${ctx.players[owner]}'s Home` : `${ctx.players[owner]}'s ${ordinal} plate (${EFFECT_WORDS[effect] || humanize(effect)})`];
   const held = [0, 1].filter((seat) => cell.normal[seat] || cell.doubler[seat]).map((seat) =>
     `${ctx.players[seat]} ${cell.normal[seat]}${cell.doubler[seat] ? " and the Doubler" : ""}`);
   words.push(held.length ? held.join(", ") : "empty");

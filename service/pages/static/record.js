@@ -40,6 +40,9 @@
  *                        components of one kind (a seat's cards dealt): a Promise of the list
  *   record(body, words)  append the move (a move that ends the game is confirmed first); its
  *                        words are GET /legal's unless given
+ *   follow(body)         the one move the rules leave after the touch being recorded (the end of a
+ *                        turn with nothing left to do): recorded with that touch; ignored at
+ *                        any other time
  *   wordsOf(body)        a legal move's words, as GET /legal said it
  *   baseWordsOf(body)    its words without what chance brought (GET /legal's base_words):
  *                        the words of a touch that then asks what chance brought
@@ -104,6 +107,8 @@ async function openRecorder() {
     baseWords: [], // and its words without what chance brought
     shown: null, // what the moves now were last built from: unchanged, nothing is rebuilt
     busy: false,
+    follow: null, // the one move left after the touch being recorded (table.follow)
+    said: [], // the moves the touch being recorded recorded, in words
   };
   const client = new Client(view.id);
   // Whose token (the client knows): "recorder", "seat" (with `seat`) or "public" (none); null
@@ -425,6 +430,7 @@ async function openRecorder() {
       pick,
       pickMany,
       record,
+      follow,
       wordsOf,
       baseWordsOf,
       focus: focusNext,
@@ -618,10 +624,44 @@ async function openRecorder() {
     }
     showError("");
     setBusy(true);
+    view.said = [];
+    try {
+      let recorded = await appendOnce(body, words);
+      // Where the rules leave nothing to decide after it (a Madcala turn with nothing left but
+      // its end), the game's drawing asked, while the page refreshed, for the one move left: it
+      // goes with the same touch.
+      // Never after an Undo: the move taken back would come straight back.
+      const mayFollow = body.type !== "retract" && body.type !== "abandon";
+      while (mayFollow && recorded && view.follow && view.follow.version === view.version) {
+        const next = view.follow;
+        view.follow = null;
+        recorded = await appendOnce(next.body, next.words);
+      }
+      view.follow = null;
+      if (view.said.length > 1) {
+        say(`Recorded ${view.said.join("; then ")}.`);
+        statusLine.dataset.keep = "true";
+      }
+      return recorded;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** The one move left, recorded with the touch that was being recorded (see record): only while
+   * a touch of this page is being recorded, never on its own. */
+  function follow(body) {
+    if (!view.busy) return false;
+    view.follow = { version: view.version, body, words: wordsOf(body) };
+    return true;
+  }
+
+  /** One append, retried with its key; whether it was recorded. */
+  async function appendOnce(body, words) {
     const key = newKey();
     const expected = view.version;
     say(`Recording ${words}…`);
-    try {
+    {
       for (let attempt = 1; ; attempt += 1) {
         let response = null;
         try {
@@ -634,6 +674,7 @@ async function openRecorder() {
           addRecorded([{ ...answer.event, seq: answer.seq, words: answer.words || words }]);
           statusLine.dataset.keep = "true";
           say(`Recorded move ${answer.version}: ${words}.`);
+          view.said.push(`move ${answer.version}: ${words}`);
           view.version = answer.version;
           await refresh();
           focusNext();
@@ -661,8 +702,6 @@ async function openRecorder() {
         await refresh();
         return false;
       }
-    } finally {
-      setBusy(false);
     }
   }
 
