@@ -22,6 +22,9 @@ function faceUp(card, x, y, cards) {
   if (typeof card === "number") {
     group.append(svg("rect", { x, y, width: CARD_W, height: CARD_H, rx: 5, class: "card-face", fill: "#fff", stroke: "#5b6068" }));
     group.append(text(x + CARD_W / 2, y + 30, card, { "text-anchor": "middle", "font-size": 22, "font-weight": 700 }));
+    // Its value in the top-left corner too, as on a card held fanned: a card half under the next
+    // one (a stack set aside on a phone) still shows it.
+    group.append(text(x + 2.5, y + 10, card, { "font-size": 9, "font-weight": 700, class: "corner" }));
     const pears = pearsOf(card, cards);
     const shown = Math.min(pears, 6);
     const step = 6.2;
@@ -106,7 +109,9 @@ function draw(board, state, ctx) {
   const info = narrow ? 190 : 220;
   table.append(text(info, 30, `Round ${state.round}`, { class: "label" }));
   let turn;
-  if (state.status === "finished") {
+  if (state.status === "abandoned") {
+    turn = "Game abandoned";
+  } else if (state.status === "finished") {
     const names = (state.winners || []).map((seat) => ctx.players[seat]);
     turn = names.length ? `Game over: ${names.join(" and ")} won` : "Game over";
   } else if (state.pending) {
@@ -146,7 +151,7 @@ function draw(board, state, ctx) {
     let heading = name;
     if (score !== null) heading += ` · score ${score}`;
     if (winner) heading += " · winner";
-    if (current && state.status !== "finished") heading += " · to play";
+    if (current && state.status === "active") heading += " · to play";
     group.append(text(28, top + 21, heading, { class: "label" }));
 
     // Hand, pile, set aside: side by side, narrower (and overlapping more) on a phone.

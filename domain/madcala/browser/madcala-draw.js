@@ -5,7 +5,7 @@ import { humanize, plural, svg, text } from "../../lib/draw.js";
 // Two sizes: a phone's screen gets a narrower, more compact drawing (the plates on an ellipse,
 // the seats' panels short), so that it is drawn large enough to touch.
 const WIDE = {
-  width: 500, rx: 160, ry: 160, plate: 38, card: 150, cardH: 40, name: 22, label: 11, panel: 150,
+  width: 500, rx: 160, ry: 160, plate: 38, card: 150, cardH: 40, name: 25, label: 11, panel: 150,
   headingY: 21, barY: 32, barH: 14, bar: 220, cardsY: 54, handY: 112, handH: 18, gap: 30,
 };
 // On a phone every card and plate is at least 52 units each way: drawn to the screen's width (about
@@ -194,7 +194,7 @@ function panel(state, seat, top, ctx) {
   group.append(svg("circle", { cx: 16, cy: top + L.headingY - 5, r: 7, fill: ctx.colours[seat] }));
   let heading = `${name} · ${guest.name}`;
   if (winner) heading += " · winner";
-  else if (current && state.status !== "finished") heading += " · to play";
+  else if (current && state.status === "active") heading += " · to play";
   group.append(text(28, top + L.headingY, heading, { class: "label" }));
 
   // Health bar.
@@ -282,7 +282,9 @@ function draw(board, state, frame) {
   // The centre: whose turn, the Commoner deck and discard.
   const centre = svg("g", { class: "centre", "data-turn": state.turn, "data-deck-size": state.commoner_deck_size });
   let turn;
-  if (state.status === "finished") {
+  if (state.status === "abandoned") {
+    turn = "Game abandoned";
+  } else if (state.status === "finished") {
     const names = (state.winners || []).map((seat) => ctx.players[seat]);
     turn = state.draw ? "Game over: a draw" : `Game over: ${names.join(" and ")} won`;
   } else {
@@ -290,7 +292,7 @@ function draw(board, state, frame) {
   }
   centre.append(text(WIDTH / 2, centreY - 30, `Turn ${state.turn}`, { "text-anchor": "middle", class: "label" }));
   centre.append(text(WIDTH / 2, centreY - 12, turn, { "text-anchor": "middle", "font-size": 13 }));
-  if (state.status !== "finished") {
+  if (state.status === "active") {
     const doing = state.moved ? "moved; may act, then end the turn" : "has not moved yet";
     centre.append(text(WIDTH / 2, centreY + 6, doing, { "text-anchor": "middle", class: "small" }));
   }
