@@ -82,7 +82,8 @@ function draw(board, state, ctx) {
   const cards = ctx.cards || {};
   const seats = state.hand_sizes.length;
   const narrow = ctx.narrow;
-  const width = narrow ? 380 : 680;
+  // On a phone, narrow enough that the cards drawn at a finger's size (lib/zoom.js) fit the width.
+  const width = narrow ? 370 : 680;
   const rowHeight = narrow ? 108 : 118;
   const tableHeight = 92;
   const height = tableHeight + seats * (rowHeight + 8) + 4;
@@ -157,11 +158,11 @@ function draw(board, state, ctx) {
     // Hand, pile, set aside: side by side, narrower (and overlapping more) on a phone.
     const handX = 10;
     const handY = top + (narrow ? 42 : 44);
-    const asideX = narrow ? 302 : 474;
+    const asideX = narrow ? 296 : 474;
     const asideWidth = width - asideX - 10;
-    const pileX = narrow ? 142 : 216;
+    const pileX = narrow ? 140 : 216;
     const pileY = handY;
-    const pileWidth = narrow ? 150 : 246;
+    const pileWidth = narrow ? 146 : 246;
     const asideWords = narrow ? "Aside" : "Set aside";
     group.append(text(handX, handY - 6, `Hand (${state.hand_sizes[seat]})`, { class: "caption" }));
     group.append(text(pileX, pileY - 6, `Pile (${pile.length})`, { class: "caption" }));
