@@ -38,7 +38,9 @@ def catalog_view(state: MadcalaState) -> dict[str, Any]:
 def option_fields() -> list[dict[str, Any]]:
     guests = [[guest["id"], guest["name"]] for guest in DEFAULT_CATALOG["guests"]]
     # The effects in the rulebook's words, as the plates and the moves say them.
-    effects = [[effect, EFFECT_WORDS.get(effect, effect.replace("_", " "))] for effect in SPACE_EFFECTS]
+    effects = [
+        [effect, EFFECT_WORDS.get(effect, effect.replace("_", " "))] for effect in SPACE_EFFECTS
+    ]
     return [
         {
             "kind": "hint",

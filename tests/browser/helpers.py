@@ -287,7 +287,8 @@ AT_A_FINGER_JS = """
     const inSheet = open && picker.contains(node);
     // Reachable by a touch: not inside an inert subtree, and (a sheet being open) inside it or
     // behind a real modal <dialog>, which makes the rest inert by itself.
-    const inert = Boolean(node.closest("[inert]")) || (open && !inSheet && picker.matches(":modal"));
+    const inert = Boolean(node.closest("[inert]"))
+      || (open && !inSheet && picker.matches(":modal"));
     controls.push({ words: wordsOf(node), width: box.width, height: box.height, inSheet, inert });
   }
   let sheet = null;
@@ -295,8 +296,9 @@ AT_A_FINGER_JS = """
     const title = document.getElementById("picker-title").getBoundingClientRect();
     const scrolled = [picker, ...picker.querySelectorAll("*")]
       .reduce((most, node) => Math.max(most, node.scrollTop || 0), 0);
+    const question = document.getElementById("picker-title").textContent;
     sheet = { modal, scrolled, titleTop: title.top, titleBottom: title.bottom,
-              height: window.innerHeight, title: document.getElementById("picker-title").textContent };
+              height: window.innerHeight, title: question };
   }
   return { controls, sheet };
 }
@@ -304,9 +306,9 @@ AT_A_FINGER_JS = """
 
 
 def check_at_a_finger(page: Page) -> None:
-    """What a finger meets now: every control that records (data-records-move) a touch can reach is
-    at least 44x44 CSS px; an open sheet is modal (nothing behind it takes a touch) and opened at its
-    top with its question in view."""
+    """What a finger meets now: every control that records (data-records-move) a touch can reach
+    is at least 44x44 CSS px; an open sheet is modal (nothing behind it takes a touch) and opened
+    at its top with its question in view."""
     seen = page.evaluate(AT_A_FINGER_JS)
     small = [
         f"{c['words']!r} {c['width']:.0f}x{c['height']:.0f}"
@@ -320,7 +322,7 @@ def check_at_a_finger(page: Page) -> None:
         behind = [c["words"] for c in seen["controls"] if not c["inSheet"] and not c["inert"]]
         assert not behind, f"the page behind the sheet {sheet['title']!r} takes touches: {behind}"
         assert sheet["scrolled"] == 0, f"the sheet {sheet['title']!r} opened scrolled"
-        assert 0 <= sheet["titleTop"] and sheet["titleBottom"] <= sheet["height"], (
+        assert sheet["titleTop"] >= 0 and sheet["titleBottom"] <= sheet["height"], (
             f"the sheet's question is out of view: {sheet}"
         )
 
@@ -328,7 +330,8 @@ def check_at_a_finger(page: Page) -> None:
 # The record's machinery, never in the text of the pages people read while recording: the game's
 # id, a hash or commitment, the seed or salt, "version N", seats counted from 0.
 MACHINERY = re.compile(
-    r"\bversion \d|\bseat 0\b|\bseed\b|\bsalt\b|\bcommit(ted|ment)\b|\bsha-?256\b|\b[0-9a-f]{12,}\b",
+    r"\bversion \d|\bseat 0\b|\bseed\b|\bsalt\b|\bcommit(ted|ment)\b|\bsha-?256\b"
+    r"|\b[0-9a-f]{12,}\b",
     re.IGNORECASE,
 )
 
@@ -336,9 +339,7 @@ MACHINERY = re.compile(
 def check_no_machinery(page: Page, game: dict[str, Any]) -> None:
     """The recorder's (or a seat's) page speaks of players and moves: its visible text and its
     title hold no id, hash, seed, salt, "version N" nor "seat 0"."""
-    said = page.evaluate(
-        "() => document.title + '\\n' + document.getElementById('main').innerText"
-    )
+    said = page.evaluate("() => document.title + '\\n' + document.getElementById('main').innerText")
     assert game["id"] not in said, f"the game's id on the page: {said!r}"
     found = MACHINERY.findall(said)
     where = [m.group(0) for m in MACHINERY.finditer(said)]

@@ -28,8 +28,8 @@ from service.games import move_words
 from tests.browser.helpers import (
     LiveServer,
     append,
-    check_at_a_finger,
     auth,
+    check_at_a_finger,
     create,
     events,
     legal,
