@@ -2,8 +2,8 @@
  * grid of many boxes, five seats of cards): where the fitted board would draw a control that records
  * (data-records-move) smaller than a finger (44x44 CSS px), the board is drawn larger than its frame
  * instead, at the scale that keeps every such control at that size, and the frame scrolls: the
- * person moves the board with a finger, or pinches (or touches "See the whole board") to look at it
- * whole, and "Back to touch size" (or a move recorded) brings the touch size back.
+ * person moves the board with a finger, or pinches (or touches "Zoom out") to look at it
+ * whole, and "Zoom in" (or a move recorded) brings the touch size back.
  *
  * The scale is read off the drawing: the smallest target's box in the drawing's own units (getBBox)
  * against the board's viewBox, so no game says anything about it. */
@@ -19,7 +19,7 @@ export class BoardZoom {
     this.toggle = toggle;
     this.touchScale = null; // the scale that keeps the targets at a finger's size, when needed
     this.fitScale = null; // the scale of the board fitted to its frame
-    this.chosen = null; // a scale the person chose (pinch, "See the whole board")
+    this.chosen = null; // a scale the person chose (pinch, "Zoom out")
     this.toggle.addEventListener("click", () => {
       this.chosen = this.chosen === null ? this.fitScale : null;
       this.apply();
@@ -86,7 +86,7 @@ export class BoardZoom {
     this.frame.classList.toggle("zoomed", zoomed);
     this.frame.dataset.scale = zoomed ? String(scale) : "";
     this.toggle.hidden = !zoomed;
-    this.toggle.textContent = this.chosen === null ? "See the whole board" : "Back to touch size";
+    this.toggle.textContent = this.chosen === null ? "Zoom out" : "Zoom in";
   }
 
   /** The frame scrolled (not the page) so that the first control that records is in view. */
@@ -131,7 +131,7 @@ export class BoardZoom {
       const scale = Math.min(MOST, Math.max(this.fitScale, (start.scale * distance()) / start.distance));
       this.chosen = scale;
       this.setSize(scale);
-      this.toggle.textContent = "Back to touch size";
+      this.toggle.textContent = "Zoom in";
     });
     const lift = (event) => {
       fingers.delete(event.pointerId);
