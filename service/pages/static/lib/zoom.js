@@ -39,16 +39,14 @@ export class BoardZoom {
     if (fresh) this.chosen = null;
     const box = this.viewBox();
     const targets = [...this.board.querySelectorAll("[data-records-move]")];
-    this.setSize(null);
-    this.frame.classList.remove("zoomed");
-    if (!box || !targets.length) {
-      this.touchScale = null;
-      this.apply();
-      return;
+    if (fresh || this.fitScale === null) {
+      // The board fitted to its frame, measured once a drawing (a choice in progress keeps it).
+      this.setSize(null);
+      this.frame.classList.remove("zoomed");
+      const shown = this.board.getBoundingClientRect();
+      // The drawing keeps its proportions within the element (preserveAspectRatio meet).
+      this.fitScale = box ? Math.min(shown.width / box.width, shown.height / box.height) : null;
     }
-    const shown = this.board.getBoundingClientRect();
-    // The drawing keeps its proportions within the element (preserveAspectRatio meet).
-    this.fitScale = Math.min(shown.width / box.width, shown.height / box.height);
     let smallest = Infinity;
     for (const target of targets) {
       try {
@@ -58,8 +56,10 @@ export class BoardZoom {
         /* not drawn: nothing to measure */
       }
     }
-    const needed = smallest === Infinity ? 0 : FINGER / smallest;
-    this.touchScale = needed > this.fitScale ? Math.min(needed, MOST) : null;
+    const needed = smallest === Infinity || !box ? 0 : FINGER / smallest;
+    const touchScale = needed > this.fitScale ? Math.min(needed, MOST) : null;
+    if (!fresh && touchScale === this.touchScale) return;
+    this.touchScale = touchScale;
     this.apply();
     if (this.touchScale !== null) this.showTarget();
   }
