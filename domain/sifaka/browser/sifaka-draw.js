@@ -235,8 +235,8 @@ function draw(board, state, ctx) {
       cards[String(hand)].forEach((box, index) => {
         handGroup.append(boxShape(box, x0 + (index % 2) * mini, top + 8 + Math.floor(index / 2) * mini, mini));
       });
-      handGroup.append(text(x0 + 2 * mini + 6, top + 30, `#${hand}`, { class: "small" }));
-      row.append(titled(handGroup, `card ${hand} in hand: ${cards[String(hand)].map(boxWords).join(", ")}`));
+      // The tile shown by its picture, as at the table: no number of the catalog's beside it.
+      row.append(titled(handGroup, `the Terrain card in hand: ${cards[String(hand)].map(boxWords).join(", ")}`));
     } else if (state.hand_sizes[seat]) {
       row.append(titled(svg("rect", { x: inner - PAD - 40, y: top + 8, width: 34, height: 34, rx: 3, class: "card-back" }), "a card in hand, hidden"));
     }
