@@ -11,7 +11,8 @@ The form's fields (plain data, one dict each, ``name`` the option's):
   [...], ...}}``: one choice per seat; once any is chosen the option is sent, the seats left at
   "default" taking ``defaults[<players>]``;
 - ``{"kind": "sequence", "label", "input", "item", "choices", "default": [...]}``: one choice per
-  position (``item`` names a position, ``{n}`` its number), sent when it differs from the default;
+  position (``item`` names a position, ``{n}`` its number, counted from ``first``, 1 unless
+  given), sent when it differs from the default;
 - ``{"kind": "integer", "label", "input", "min", "max"}``: sent when filled in;
 - ``{"kind": "text", "label", "input", "max_length", "required", "suggest"}``: sent when filled in;
   ``suggest: "titles"`` offers the titles played before (``GET /titles``) as it is typed;

@@ -269,7 +269,10 @@
       form.hidden = true;
       document.getElementById("new-lede").hidden = true;
       created.hidden = false;
-      created.focus();
+      // The first screen holds the way to the recorder's page: the page at its top, not where
+      // the long form's button was.
+      created.focus({ preventScroll: true });
+      window.scrollTo(0, 0);
     }
 
     form.addEventListener("change", (event) => {

@@ -34,11 +34,18 @@
  *   button(words, onActivate, picture)  a button in the action area, a picture on it if given
  *   plainButton(words, onActivate)  a button there that records nothing (cancel, go back)
  *   hint(words, picture, className)  a line there saying what to touch (not a control)
- *   pick({title, options: [{label, value, picture, count}]})  the picker sheet: a Promise of
- *                        the value chosen, null if cancelled; picture(svg) draws each option
+ *   pick({title, options: [{label, value, picture, count, features}]})  the picker sheet (a
+ *                        modal dialog): a Promise of the value chosen, null if cancelled;
+ *                        picture(svg) draws each option; features ({"Palms": "3 palms"}) narrow
+ *                        a long list by what is seen on the component in hand
+ *   pickMany({count, titleOf(chosen), optionsOf(chosen), noteOf(chosen)})  one sheet for several
+ *                        components of one kind (a seat's cards dealt): a Promise of the list
  *   record(body, words, {result})  append the move (a move that ends the game is confirmed
  *                        first, saying `result` when given: what the end makes of the game); its
  *                        words are GET /legal's unless given
+ *   follow(body)         the one move the rules leave after the touch being recorded (the end of a
+ *                        turn with nothing left to do): recorded with that touch; ignored at
+ *                        any other time
  *   wordsOf(body)        a legal move's words, as GET /legal said it
  *   baseWordsOf(body)    its words without what chance brought (GET /legal's base_words):
  *                        the words of a touch that then asks what chance brought
@@ -51,6 +58,7 @@ import { Client, catchingUp, errorOf, inOrder, pageData, reloadOnNewToken, sleep
 import { drawBoard, element, humanize, loadDrawing, seatName, svg, text } from "./lib/draw.js";
 import { followGame, showLive, showResult } from "./lib/follow.js";
 import { Picker, pictureOf } from "./lib/picker.js";
+import { BoardZoom } from "./lib/zoom.js";
 
 const RETRIES = 6;
 const TIMEOUT_MS = 10000;
@@ -103,6 +111,8 @@ async function openRecorder() {
     baseWords: [], // and its words without what chance brought
     shown: null, // what the moves now were last built from: unchanged, nothing is rebuilt
     busy: false,
+    follow: null, // the one move left after the touch being recorded (table.follow)
+    said: [], // the moves the touch being recorded recorded, in words
   };
   const client = new Client(view.id);
   // Whose token (the client knows): "recorder", "seat" (with `seat`) or "public" (none); null
@@ -110,6 +120,8 @@ async function openRecorder() {
   client.lendTo(view);
   reloadOnNewToken(client.token);
   const picker = new Picker(root, fieldsOf);
+  // The board at a finger's size: larger than the screen where it must be, moved and pinched.
+  const zoom = new BoardZoom(board, board.parentElement, document.getElementById("zoom-toggle"));
   const drawing = await loadDrawing(data.drawing);
   // The fields that name what chance brought, per event type ("*": every type): the game's own
   // (Game.chance_fields), sent with the page.
@@ -153,6 +165,8 @@ async function openRecorder() {
       recent.append(item);
     }
     if (!view.moves.length) recent.append(element("li", { class: "empty", text: "No move yet." }));
+    // Opened at its foot: the last move in view.
+    recent.scrollTop = recent.scrollHeight;
   }
 
   /** Add stored events (from an append, the stream or GET /events); true if any was new. */
@@ -194,7 +208,7 @@ async function openRecorder() {
     if (view.role === "recorder") {
       recordingAs.textContent = "Recorder (all seats): every move, every hand.";
     } else if (view.role === "seat") {
-      recordingAs.textContent = `Recording as ${nameOf(view.seat)} (seat ${view.seat}): ${nameOf(view.seat)}'s hand and moves only.`;
+      recordingAs.textContent = `Recording as ${nameOf(view.seat)}: ${nameOf(view.seat)}'s hand and moves only.`;
     } else if (view.refused) {
       recordingAs.textContent = "Not recording: this link's token is not this game's.";
     } else {
@@ -334,6 +348,7 @@ async function openRecorder() {
     const touched = mayRecord && recordByTouch(state);
     legalBox.hidden = Boolean(touched);
     movesHeading.hidden = Boolean(touched);
+    zoom.fit(true);
     if (touched) {
       const again = focusKey && actions.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
       if (again) again.focus({ preventScroll: true });
@@ -430,7 +445,9 @@ async function openRecorder() {
       plainButton,
       hint,
       pick,
+      pickMany,
       record,
+      follow,
       wordsOf,
       baseWordsOf,
       focus: focusNext,
@@ -498,6 +515,8 @@ async function openRecorder() {
   }
 
   function focusNext() {
+    // A choice in progress may have laid out other targets: the board keeps them at touch size.
+    zoom.fit(false);
     const next = actions.querySelector("[data-records-move]:not(:disabled)") || board.querySelector("[data-records-move]");
     if (next) next.focus({ preventScroll: true });
   }
@@ -505,6 +524,12 @@ async function openRecorder() {
   /** The picker sheet as a question: a Promise of the value chosen (null: cancelled). */
   function pick(question) {
     return picker.ask(question);
+  }
+
+  /** One sheet for several picks of one kind ({count, titleOf, optionsOf, noteOf}): a Promise
+   * of the values chosen, null if cancelled. */
+  function pickMany(question) {
+    return picker.askMany(question);
   }
 
   /** Whether ``body`` is a move /legal marked as ending the game. */
@@ -566,7 +591,7 @@ async function openRecorder() {
       if (!mine) say(`${statusLine.textContent} ${waiting(state)}`);
     } else if (!mine) say(waiting(state));
     else if (view.role === "seat") say(`Your turn, ${nameOf(view.seat)}: touch the move you make.`);
-    else say(`Version ${state.version}: touch the move that was made.`);
+    else say(`Move ${state.version + 1}: touch the move that was made.`);
     delete statusLine.dataset.keep;
     root.dataset.ready = "true";
     if (view.status !== "active") whenOver();
@@ -620,10 +645,44 @@ async function openRecorder() {
     }
     showError("");
     setBusy(true);
+    view.said = [];
+    try {
+      let recorded = await appendOnce(body, words);
+      // Where the rules leave nothing to decide after it (a Madcala turn with nothing left but
+      // its end), the game's drawing asked, while the page refreshed, for the one move left: it
+      // goes with the same touch.
+      // Never after an Undo: the move taken back would come straight back.
+      const mayFollow = body.type !== "retract" && body.type !== "abandon";
+      while (mayFollow && recorded && view.follow && view.follow.version === view.version) {
+        const next = view.follow;
+        view.follow = null;
+        recorded = await appendOnce(next.body, next.words);
+      }
+      view.follow = null;
+      if (view.said.length > 1) {
+        say(`Recorded ${view.said.join("; then ")}.`);
+        statusLine.dataset.keep = "true";
+      }
+      return recorded;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** The one move left, recorded with the touch that was being recorded (see record): only while
+   * a touch of this page is being recorded, never on its own. */
+  function follow(body) {
+    if (!view.busy) return false;
+    view.follow = { version: view.version, body, words: wordsOf(body) };
+    return true;
+  }
+
+  /** One append, retried with its key; whether it was recorded. */
+  async function appendOnce(body, words) {
     const key = newKey();
     const expected = view.version;
     say(`Recording ${words}…`);
-    try {
+    {
       for (let attempt = 1; ; attempt += 1) {
         let response = null;
         try {
@@ -635,7 +694,8 @@ async function openRecorder() {
           const answer = await response.json();
           addRecorded([{ ...answer.event, seq: answer.seq, words: answer.words || words }]);
           statusLine.dataset.keep = "true";
-          say(`Recorded: ${answer.words || words} (version ${answer.version}).`);
+          say(`Recorded move ${answer.version}: ${answer.words || words}.`);
+          view.said.push(`move ${answer.version}: ${answer.words || words}`);
           view.version = answer.version;
           await refresh();
           focusNext();
@@ -653,7 +713,7 @@ async function openRecorder() {
           const error = await errorOf(response);
           if (error.code === "version_conflict") {
             const now = error.details && error.details.current_version;
-            showError(`Not recorded: another move was recorded first (the game is now at version ${now}). The page now shows it; tap again if your move is still to be made.`);
+            showError(`Not recorded: another move was recorded first (the game now has ${now} moves). The page now shows it; tap again if your move is still to be made.`);
           } else {
             showError(`Not recorded: ${error.message}`);
           }
@@ -663,8 +723,6 @@ async function openRecorder() {
         await refresh();
         return false;
       }
-    } finally {
-      setBusy(false);
     }
   }
 
