@@ -12,7 +12,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from domain import game_names
+from domain import game_names, get_game
 from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
 from service.signing.note import Note, NoteError, VerifierKey
 from service.store.chain import FORMAT, LEGACY_FORMAT
@@ -20,6 +20,8 @@ from service.store.records import STATUSES
 
 # The example of a game's name in the OpenAPI document: the first game registered.
 EXAMPLE_GAME = game_names()[0]
+# The most players any game takes (a score sheet's 20).
+MOST_PLAYERS = max(get_game(name).max_players for name in game_names())
 
 MAX_SEED = 2**64 - 1
 # A next_cursor (the digits of a creation serial), or nothing: an empty cursor is the first page.
@@ -69,8 +71,12 @@ def players_field() -> fields.List:
     return fields.List(
         fields.String(validate=check_name),
         required=True,
-        # How many a game takes is the game's to say, in its words (Game.played_by).
-        validate=[validate.Length(max=16, error="at most 16 names"), check_distinct],
+        # How many a game takes is the game's to say, in its words (Game.played_by); past the
+        # most any game takes, the list is refused before any game reads it.
+        validate=[
+            validate.Length(max=MOST_PLAYERS, error=f"at most {MOST_PLAYERS} names"),
+            check_distinct,
+        ],
         metadata={
             "example": ["Ana", "Ben", "Caro"],
             "description": "names in seat order: each 1 to 64 characters, not blank, without"

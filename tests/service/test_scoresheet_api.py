@@ -49,6 +49,18 @@ def test_a_score_sheet_is_created_with_its_title_and_key(client: FlaskClient) ->
     assert shown["finished"] is False
 
 
+def test_a_score_sheet_takes_1_to_20_players(client: FlaskClient) -> None:
+    names = [f"Player {number}" for number in range(1, 22)]
+    for count in (1, 20):
+        game = create(client, game="scoresheet", players=names[:count], options={"title": "Uno"})
+        assert len(game["players"]) == count
+    too_many = client.post(
+        "/games", json={"game": "scoresheet", "players": names, "options": {"title": "Uno"}}
+    )
+    assert_error(too_many, 400, "invalid_request")
+    assert "20" in too_many.json["error"]["message"]
+
+
 @pytest.mark.parametrize(
     ("options", "field"),
     [
