@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import LiveServer, events, open_recorder, settled
 from tests.support.api import create
+from tests.support.workers import drain
 
 PHONE = {"width": 390, "height": 844}
 RECORDER = "#recorder"
@@ -242,8 +243,15 @@ def test_the_viewer_plots_each_players_total_after_each_round(
 def test_the_new_game_form_starts_a_score_sheet_scored_lowest_in_teams(
     page: Page, server: LiveServer
 ) -> None:
-    # A title played before is suggested (GET /titles, where the service has it).
-    new_sheet(server, title="Hanabi")
+    # A title played before (a game of it finished and counted) is suggested (GET /titles).
+    played = new_sheet(server, title="Hanabi")
+    ended = server.client.post(
+        f"/games/{played['id']}/events",
+        json={"type": "end"},
+        headers={"Authorization": f"Bearer {played['token']}"},
+    )
+    assert ended.status_code == 201
+    drain(server.app)
     page.goto(f"{server.url}/new")
     page.get_by_label("Another game").check()
     for hidden in ("#field-seed", "#field-chance", "#field-first_player", "#field-catalog"):
@@ -253,8 +261,7 @@ def test_the_new_game_form_starts_a_score_sheet_scored_lowest_in_teams(
     # More rows appear as they are filled, past the first five.
     expect(page.locator("#player-6")).to_be_visible()
     expect(page.locator("#player-7")).to_be_hidden()
-    if server.client.get("/titles").status_code == 200:
-        expect(page.locator('#title-suggestions option[value="Hanabi"]')).to_have_count(1)
+    expect(page.locator('#title-suggestions option[value="Hanabi"]')).to_have_count(1)
     page.locator("#title").fill("Azul")
     page.get_by_label("the lowest total wins").check()
     teams = page.locator("#field-teams")

@@ -648,7 +648,7 @@ async function openRecorder() {
     view.said = [];
     try {
       let recorded = await appendOnce(body, words);
-      // Where the rules leave nothing to decide after it (a Madcala turn with nothing left but
+      // Where the rules leave nothing to decide after it (a turn with nothing left but
       // its end), the game's drawing asked, while the page refreshed, for the one move left: it
       // goes with the same touch.
       // Never after an Undo: the move taken back would come straight back.
