@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
-from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import fromstring
+from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
+from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
 
 from service.imports.plays import (
     Play,
@@ -52,7 +52,7 @@ def parse(data: bytes) -> Element:
         ) from None
     except ParseError as error:
         raise NotPlaysXml(f"the body is not well-formed XML: {error}") from None
-    if root.tag != "plays":
+    if not isinstance(root, Element) or root.tag != "plays":
         raise NotPlaysXml(f"the root element is <{root.tag}>: BoardGameGeek's plays are in <plays>")
     return root
 

@@ -199,8 +199,8 @@ def ranks_of(play: Play, teams: list[list[int]] | None) -> list[int]:
         rivals = [other for other in range(len(units)) if not won[other]]
         unit_ranks.append(winners + 1 + sum(better(other, unit) for other in rivals))
     ranks = [0] * len(play.seats)
-    for unit, rank in zip(units, unit_ranks, strict=True):
-        for seat in unit:
+    for members, rank in zip(units, unit_ranks, strict=True):
+        for seat in members:
             ranks[seat] = rank
     return ranks
 

@@ -37,7 +37,8 @@ class Backup:
         self.games.append({
             "id": ref, "uuid": str(uuids.uuid4()), "name": name, "bggId": bgg_id,
             "bggYear": 2000, "highestWins": highest_wins, "noPoints": no_points,
-            "cooperative": cooperative, "usesTeams": False, "modificationDate": "2020-01-01 00:00:00",
+            "cooperative": cooperative, "usesTeams": False,
+            "modificationDate": "2020-01-01 00:00:00",
         })  # fmt: skip
         return ref
 
