@@ -321,3 +321,71 @@ def test_imported_plays_are_archived_and_counted_on_their_own_day(
         pytest.skip("statistics by title key not merged yet")
     assert stats.json["games"] == 1
     assert client.get("/stats/azul").json["games"] == 2
+
+
+def ratings_of(client: FlaskClient, key: str) -> dict[str, tuple[float, float, int]]:
+    """The ratings of a title (``/ratings/{key}``; before titles were rated apart, every score
+    sheet was rated as ``scoresheet``)."""
+    response = client.get(f"/ratings/{key}?limit=100")
+    if response.status_code == 404:
+        response = client.get("/ratings/scoresheet?limit=100")
+    assert response.status_code == 200, response.json
+    return {r["player"]: (r["mu"], r["sigma"], r["games"]) for r in response.json["ratings"]}
+
+
+def flat(ratings: dict[str, tuple[float, float, int]]) -> dict[str, float]:
+    return {
+        f"{name} {n}": value for name, rating in ratings.items() for n, value in enumerate(rating)
+    }
+
+
+def expected_ratings(
+    client: FlaskClient, game_ids: list[str]
+) -> dict[str, tuple[float, float, int]]:
+    """The ratings of the games, rated one by one in the order they were played."""
+    from workers.ratings import RatedGame, replay
+
+    games = [game_of(client, game_id) for game_id in game_ids]
+    rated = sorted(
+        (
+            RatedGame(
+                "azul", g["id"], g["finished_at"], tuple(g["players"]), tuple(g["result"]["ranks"])
+            )
+            for g in games
+        ),
+        key=lambda one: one.order,
+    )
+    _, ratings = replay(rated, {})
+    return ratings
+
+
+def test_plays_are_rated_in_the_order_they_were_played_whatever_the_order_they_come_in(
+    app: Flask, client: FlaskClient, real_redis: Any, tmp_path: Any
+) -> None:
+    from tests.conftest import make_app
+    from tests.support.history import random_backup
+
+    backup = random_backup(plays=24, titles=1, names=5, seed=3)
+    whole = import_backup(client, backup.export())
+    assert whole["imported"] == 24
+    drain(app)
+    in_order = ratings_of(client, "title-01")
+    assert flat(in_order) == pytest.approx(flat(expected_ratings(client, whole["games"])))
+    # Elsewhere, the later half first, rated; then the earlier half, which lands before it.
+    prefix = f"{app.config['KEY_PREFIX']}other:"
+    other = make_app(
+        real_redis, prefix, DATA_DIR=str(tmp_path / "o"), ARCHIVE_DIR=str(tmp_path / "oa")
+    )
+    try:
+        later, earlier = Backup(), Backup()
+        for part in (later, earlier):
+            part.players, part.games = backup.players, backup.games
+        later.plays, earlier.plays = backup.plays[12:][::-1], backup.plays[:12][::-1]
+        for part in (later, earlier):
+            import_backup(other.test_client(), part.export())
+            drain(other)
+        assert flat(ratings_of(other.test_client(), "title-01")) == pytest.approx(flat(in_order))
+    finally:
+        keys = list(real_redis.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            real_redis.delete(*keys)
