@@ -355,6 +355,15 @@ def new_game() -> str:
     return render_template("new.html", games=new_game_choices())
 
 
+@pages.route("/import")
+def import_history() -> str:
+    """Bringing a group's history in: import.js reads the file chosen, shows its plays, maps its
+    names to the players known here (``known``), and posts it to /imports/bgstats or /imports/bgg."""
+    refuse_parameters_but((), "Bring your history", url_for("pages.import_history"))
+    client, prefix = _store()
+    return render_template("import.html", known=known_players(client, prefix))
+
+
 def new_game_choices() -> list[dict[str, Any]]:
     """What the form offers per game: its seats and the fields of its own options."""
     choices = []
