@@ -28,7 +28,6 @@ from service.imports.plays import (
     Unreadable,
     check_name,
     check_seats,
-    checked_title,
     read_score,
 )
 
@@ -80,7 +79,7 @@ def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
     item = element.find("item")
     if item is None:
         raise Unreadable("the play has no <item>: which game was played is not said")
-    title = checked_title(item.get("name"))
+    title = _title(item.get("name"))
     objectid = item.get("objectid") or ""
     bgg_id = (
         int(objectid) if objectid.isascii() and objectid.isdigit() and int(objectid) > 0 else None
@@ -139,3 +138,9 @@ def _minutes(text: str | None) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 6):
         raise Unreadable(f"its length {text!r} is not a number of minutes")
     return int(text)
+
+
+def _title(name: Any) -> str:
+    if not isinstance(name, str):
+        raise Unreadable(f"the game's name {name!r} is not a name")
+    return name

@@ -21,7 +21,6 @@ from service.imports.plays import (
     Unreadable,
     check_name,
     check_seats,
-    checked_title,
     read_score,
 )
 
@@ -105,7 +104,7 @@ def _play(
         raise Unreadable(
             f"its game (gameRefId {raw.get('gameRefId')!r}) is not in the export's games"
         )
-    title = checked_title(game.get("name"))
+    title = _title(game.get("name"))
     bgg_id = game.get("bggId")
     bgg_id = (
         bgg_id if isinstance(bgg_id, int) and not isinstance(bgg_id, bool) and bgg_id > 0 else None
@@ -185,3 +184,9 @@ def _minutes(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100_000:
         raise Unreadable(f"its durationMin {value!r} is not a number of minutes")
     return int(value)
+
+
+def _title(name: Any) -> str:
+    if not isinstance(name, str):
+        raise Unreadable(f"the game's name {name!r} is not a name")
+    return name

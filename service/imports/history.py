@@ -21,11 +21,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain import get_game
 from domain.errors import TabletapeError
+from domain.history import Unreadable, record_of
 from service.errors import AlreadyImportedError
 from service.games.records import Records
-from service.imports.plays import Play, Skipped, record_document
+from service.imports.plays import Play, Skipped
 from service.store.chain import new_salt
 from service.store.indexes import GameIndexes
 
@@ -72,14 +72,13 @@ class History:
             (one for one in found if isinstance(one, Play)),
             key=lambda play: (play.started, play.play_id),
         )
-        rules_version = get_game("scoresheet").rules_version
         for play in plays:
-            self._import_one(play, rules_version, outcome)
+            self._import_one(play, outcome)
             if progress is not None:
                 progress(1)
         return outcome
 
-    def _import_one(self, play: Play, rules_version: Any, outcome: ImportOutcome) -> None:
+    def _import_one(self, play: Play, outcome: ImportOutcome) -> None:
         owner = f"pending:{new_salt()}"
         held = self._claim(play, owner)
         if held is not None:
@@ -95,8 +94,12 @@ class History:
                 outcome.already += 1
             return
         try:
-            document = {**record_document(play, rules_version), "seed_salt": new_salt()}
+            document = {**record_of(play), "seed_salt": new_salt()}
             record, _ = self.records.import_record(document)
+        except Unreadable as error:
+            self.indexes.release_play(play.key, owner)
+            outcome.skipped.append(Skipped(play.play_id, error.reason))
+            return
         except AlreadyImportedError as error:
             # Its game is here (the claim was lost, or another app's copy of the same record).
             self.indexes.settle_play(play.key, str(error.details["id"]))

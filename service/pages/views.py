@@ -357,8 +357,9 @@ def new_game() -> str:
 
 @pages.route("/import")
 def import_history() -> str:
-    """Bringing a group's history in: import.js reads the file chosen, shows its plays, maps its
-    names to the players known here (``known``), and posts it to /imports/bgstats or /imports/bgg."""
+    """Bringing a group's history in: import.js reads the file chosen, shows its plays, maps
+    its names to the players known here (``known``), and posts it to /imports/bgstats or
+    /imports/bgg."""
     refuse_parameters_but((), "Bring your history", url_for("pages.import_history"))
     client, prefix = _store()
     return render_template("import.html", known=known_players(client, prefix))

@@ -163,12 +163,12 @@ function start() {
     note.className = "known";
     note.id = `known-${index}`;
     input.setAttribute("aria-describedby", note.id);
-    const describe = () => {
+    const noteName = () => {
       const here = input.value.trim();
       note.textContent = known.includes(here) ? "known here" : "a new player here";
     };
-    input.addEventListener("input", describe);
-    describe();
+    input.addEventListener("input", noteName);
+    noteName();
     row.append(label, input, note);
     return row;
   }
