@@ -42,6 +42,7 @@ from domain.viewers import PUBLIC
 from service.api.requests import ascii_int, json_body
 from service.errors import InvalidRequestError, NotFoundError
 from service.games import GameService, event_json, move_words
+from service.pages.bgstats import bgstats_link
 from service.pages.plots import bar_plot, line_plot, shown_number
 from service.pages.refusals import PageRefusal, answer, refuse_unknown_parameters, refused_with
 from service.pages.results import result_words
@@ -107,6 +108,10 @@ def security_headers(response: Response) -> Response:
         # The token lives in the fragment, which is never sent; no referrer leaks the game's id.
         response.headers["Referrer-Policy"] = "same-origin"
     return response
+
+
+# "Add to BG Stats" on a finished game's page (templates/add_to_bgstats.html).
+pages.add_app_template_global(bgstats_link)
 
 
 @pages.context_processor

@@ -389,3 +389,32 @@ def test_plays_are_rated_in_the_order_they_were_played_whatever_the_order_they_c
         keys = list(real_redis.scan_iter(match=f"{prefix}*", count=1000))
         if keys:
             real_redis.delete(*keys)
+
+
+def test_a_finished_game_offers_add_to_bg_stats_with_a_stable_id(client: FlaskClient) -> None:
+    import json
+    import re
+    from html import unescape
+    from urllib.parse import unquote
+
+    backup, p = group()
+    golf = backup.game("Golf", bgg_id=42, highest_wins=False)
+    backup.play(
+        golf, "2021-03-05 19:00:00", [(p["Cyd"], "30", False), (p["Dee"], "-3.5", True)], minutes=50
+    )
+    game_id = import_backup(client, backup.export())["games"][0]
+    page = client.get(f"/games/{game_id}/view").get_data(as_text=True)
+    found = re.search(r'id="add-to-bgstats" href="([^"]+)"', page)
+    assert found is not None
+    link = unescape(found.group(1))
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    data = json.loads(unquote(link.split("data=", 1)[1]))
+    assert data["sourceName"] == "Tabletape" and data["sourcePlayId"] == game_id
+    assert data["playDate"] == "2021-03-05 19:00:00" and data["durationMin"] == 50
+    assert data["game"] | {"sourceGameId": None} == {
+        "name": "Golf", "bggId": 42, "highestWins": False, "noPoints": False,
+        "cooperative": False, "sourceGameId": None,
+    }  # fmt: skip
+    assert [(pl["name"], pl["score"], pl["winner"]) for pl in data["players"]] == [
+        ("Cyd", 30, False), ("Dee", -3.5, True),
+    ]  # fmt: skip
