@@ -93,7 +93,8 @@ def same_ratings(a: dict[str, Any], b: dict[str, Any]) -> bool:
         if a[key].keys() != b[key].keys():
             return False
         for player, values in a[key].items():
-            if not all(math.isclose(x, y, rel_tol=1e-9) for x, y in zip(values, b[key][player])):
+            pairs = zip(values, b[key][player], strict=True)
+            if not all(math.isclose(x, y, rel_tol=1e-9) for x, y in pairs):
                 return False
     return True
 
