@@ -1,10 +1,11 @@
 """Instructions per append, in process, for callgrind: repeatable where timings on a shared machine
 are not.
 
-``python -m bench.instructions full|bare APPENDS`` makes 100 untimed appends on the API (or the
-bare endpoint), then APPENDS more, all through the app's WSGI callable (no gunicorn, no socket to a
-client; Redis is real). Run it twice under callgrind and divide the difference of the totals by the
-difference of the counts: what starting up costs cancels out.
+``python -m bench.instructions full|bare|scoresheet APPENDS`` makes 100 untimed appends on the API
+(or the bare endpoint), then APPENDS more, all through the app's WSGI callable (no gunicorn, no
+socket to a client; Redis is real): Mada moves, or with ``scoresheet`` a score sheet's entries
+(a player's points written down) on the API. Run it twice under callgrind and divide the
+difference of the totals by the difference of the counts: what starting up costs cancels out.
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
         .venv/bin/python -m bench.instructions full 50 2>&1 | grep Collected
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from bench.redis_target import RATE_LIMIT, redis_target
-from bench.scripts import typical_game
+from bench.scripts import GameScript, score_sheet, typical_game
 from bench.wire import DUMMY_TOKEN
 
 WARMUP = 100
@@ -32,10 +33,13 @@ App = Callable[[dict[str, Any], Callable[..., Any]], Any]
 
 def main() -> None:
     kind, appends = sys.argv[1], int(sys.argv[2])
-    if kind not in ("full", "bare") or not 0 < appends <= PREPARED - WARMUP:
-        raise SystemExit(f"usage: python -m bench.instructions full|bare 1..{PREPARED - WARMUP}")
+    if kind not in ("full", "bare", "scoresheet") or not 0 < appends <= PREPARED - WARMUP:
+        raise SystemExit(
+            f"usage: python -m bench.instructions full|bare|scoresheet 1..{PREPARED - WARMUP}"
+        )
+    scripts = score_sheet if kind == "scoresheet" else typical_game
     with redis_target() as target:
-        if kind == "full":
+        if kind in ("full", "scoresheet"):
             from service import create_app
 
             app = create_app(
@@ -56,7 +60,7 @@ def main() -> None:
             os.environ["TABLETAPE_KEY_PREFIX"] = target.prefix
             app = create_bare_app()
             create = None
-        requests = list(_requests(create, PREPARED))
+        requests = list(_requests(create, PREPARED, scripts))
         _run(app.wsgi_app, requests[:WARMUP])
         _run(app.wsgi_app, requests[WARMUP : WARMUP + appends])
 
@@ -70,12 +74,14 @@ def _creator(client: Any) -> Callable[[Any], tuple[str, str]]:
 
 
 def _requests(
-    create: Callable[[Any], tuple[str, str]] | None, count: int
+    create: Callable[[Any], tuple[str, str]] | None,
+    count: int,
+    scripts: Callable[[int], GameScript],
 ) -> Iterator[dict[str, Any]]:
     """WSGI environs of appends, game after game (the games created on the API first)."""
     seed, made = 5_000_000, 0
     while True:
-        script = typical_game(seed)
+        script = scripts(seed)
         game_id, token = create(script) if create else (f"s{seed}", DUMMY_TOKEN)
         seed += 1
         for version, move in enumerate(script.moves):

@@ -1,4 +1,5 @@
-"""Whole games of Mada computed offline with the domain: the moves the clients will POST.
+"""Whole games of Mada computed offline with the domain, and score sheets' entries: the moves the
+clients will POST.
 
 Clients replay these scripts and do no rule work while they are timed. A script is a pure function
 of its seed, so the API and the bare endpoint receive exactly the same bodies.
@@ -39,11 +40,12 @@ class GameScript:
     players: tuple[str, ...]
     options: dict[str, Any]
     moves: tuple[dict[str, Any], ...]
+    game: str = "mada"
 
     def create_body(self) -> dict[str, Any]:
         """The body of ``POST /games`` that starts this game on the server."""
         return {
-            "game": "mada",
+            "game": self.game,
             "players": list(self.players),
             "seed": self.seed,
             "options": self.options,
@@ -62,6 +64,23 @@ def endless_game(seed: int, length: int) -> GameScript:
     if len(script.moves) < length:
         raise RuntimeError(f"the endless game of seed {seed} ended after {len(script.moves)} moves")
     return script
+
+
+def score_sheet(seed: int, entries: int = 100) -> GameScript:
+    """A score sheet of 2 to 5 players filled with ``entries`` points written down (each seat's
+    own score, mostly whole, some halves), as a score pad is: no end, so that every entry is
+    one more append of the same kind."""
+    chooser = random.Random(seed)
+    players = NAMES[: 2 + seed % 4]
+    moves = tuple(
+        {
+            "type": "score",
+            "player": chooser.randrange(len(players)),
+            "points": chooser.randint(-5, 40) + (0.5 if chooser.random() < 0.2 else 0),
+        }
+        for _ in range(entries)
+    )
+    return GameScript(seed, players, {"title": "Azul"}, moves, game="scoresheet")
 
 
 def _play(

@@ -44,6 +44,12 @@ How the pages show the game (optional; by default nothing is drawn and moves are
   of a move: the API sends them to the pages.
 
 What a game adds to its statistics (optional; the defaults suit a game with nothing to add):
+- ``title(options)`` names the game a record is of when that is not the game itself (a score
+  sheet's title, ``Title``): its key is the game every statistic and rating counts the record
+  under (``stats_key``), and a key that names a game with rules is that game;
+- ``rating_teams(state)`` says who is rated together in a finished game (each seat alone by
+  default; a score sheet's teams), or None for a game that is not rated (a cooperative one); a
+  ``result`` that carries ``ranks`` ranks its seats so, else its winners first, then by score;
 - ``first_player`` names the seat that moved first, for the seat advantage;
 - ``stats_counters`` counts integers in one finished game (rounds, a kind of move...); the service
   sums them over every finished game, so they must be integers to sum exactly in any order;
@@ -54,7 +60,8 @@ What a game adds to its statistics (optional; the defaults suit a game with noth
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from domain.errors import InvalidOptionsError, UnknownGameError
@@ -66,6 +73,18 @@ S = TypeVar("S")
 # Seat colours of a game whose seats have no colour of their own.
 SEAT_COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#7b3fa0", "#8a5a00")
 Event = Mapping[str, Any]
+# Who is rated together: groups of seats.
+Teams = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Title:
+    """The game a record is of, as people call it, when that is not the record's own game (a
+    score sheet's title): ``key`` is what every statistic counts it under."""
+
+    key: str
+    name: str
+    bgg_id: int | None = None
 
 
 class Game(ABC, Generic[S]):
@@ -85,6 +104,9 @@ class Game(ABC, Generic[S]):
     private_event_fields: Mapping[str, tuple[str, ...]] = {}
     # The JSON Schema of ``view``'s answer, whoever the viewer: any JSON object unless declared.
     state_schema: Mapping[str, Any] = {"type": "object"}
+    # Whether every record counts under its title (``title``), never under this game's name: a
+    # score sheet's figures are those of Azul, Codenames..., none are the score sheet's own.
+    records_titles: bool = False
     # The package whose files draw the game in the browser (``<name>.js``), or None: no drawing.
     browser_assets: str | None = None
     # Event type ("*": any) -> the fields naming what chance brought, in observed mode.
@@ -148,6 +170,16 @@ class Game(ABC, Generic[S]):
         values the hash chain takes (a score sheet writes the number ``2.0`` as ``2``). By
         default the event as given, the same object."""
         return event
+
+    def demo_options(self, players: int, draw: Callable[[int], int]) -> dict[str, Any]:
+        """Options for a made-up game (``tabletape simulate``, the benchmark); ``draw(n)`` gives
+        a number in ``range(n)``: the caller's chance. None needed by default."""
+        return {}
+
+    def free_move(self, state: S, kind: str, draw: Callable[[int], int]) -> dict[str, Any]:
+        """A move of the free type ``kind`` with made-up values, for a made-up game; ``draw``
+        as for ``demo_options``. Only a game with free types makes any."""
+        raise NotImplementedError(f"{self.name} has no free moves to make up")
 
     def seat_legal_moves(self, state: S, seat: int) -> list[dict[str, Any]]:
         """The moves of ``seat``, whose decision is awaited, as that seat may be told them. The
@@ -224,6 +256,23 @@ class Game(ABC, Generic[S]):
     def describe(self, event: Event, players: Sequence[str]) -> str:
         """A move in words, for the viewer's move list and ``tabletape replay``."""
         return describe_fields(event, players)
+
+    def title(self, options: Mapping[str, Any]) -> Title | None:
+        """The title a record with these (completed) options is of, when it is not this game
+        itself; None by default: a game of Mada is a game of Mada."""
+        return None
+
+    def stats_key(self, options: Mapping[str, Any]) -> str:
+        """The game the statistics and ratings count a record with these options under."""
+        title = self.title(options)
+        return title.key if title is not None else self.name
+
+    def rating_teams(self, state: S) -> Teams | None:
+        """Who is rated together in the finished game ``state``: each seat alone by default;
+        None for a game that is not rated."""
+        result = self.result(state)
+        seats = len(result["scores"]) if result is not None else 0
+        return tuple((seat,) for seat in range(seats))
 
     def first_player(self, state: S) -> int:
         """The seat that moved first in the game ``state`` belongs to (any of its states)."""

@@ -11,9 +11,17 @@ The form's fields (plain data, one dict each, ``name`` the option's):
   [...], ...}}``: one choice per seat; once any is chosen the option is sent, the seats left at
   "default" taking ``defaults[<players>]``;
 - ``{"kind": "sequence", "label", "input", "item", "choices", "default": [...]}``: one choice per
-  position (``item`` names a position, ``{n}`` its number), sent when it differs from the default;
+  position (``item`` names a position, ``{n}`` its number, counted from ``first``, 1 unless
+  given), sent when it differs from the default;
 - ``{"kind": "integer", "label", "input", "min", "max"}``: sent when filled in;
-- ``{"kind": "hint", "field", "text"}``: a sentence shown under a common field for this game.
+- ``{"kind": "text", "label", "input", "max_length", "required", "suggest"}``: sent when filled in;
+  ``suggest: "titles"`` offers the titles played before (``GET /titles``) as it is typed;
+- ``{"kind": "choice", "label", "input", "choices", "default"}``: one of ``choices``, always sent;
+- ``{"kind": "boolean", "label", "input", "default"}``: a checkbox, always sent;
+- ``{"kind": "teams", "label", "input"}``: a team per player, sent as the seats of each team
+  (``[[0, 2], [1, 3]]``) once any player has one;
+- ``{"kind": "hint", "field", "text"}``: a sentence shown under a common field for this game; for
+  the field ``game``, the words that name the game among the others.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from service.errors import register_error_handlers
 from service.games import GameService
 from service.pages.views import pages
 from service.plugins import load_games
+from service.signing.keys import KeyRing, key_path, signer_name
 from service.stats.api import stats
 from service.store.archive import Archive
 from service.store.connection import StoreClient, connect, same_server
@@ -69,11 +70,16 @@ def build_services(settings: Mapping[str, Any]) -> Services:
     store = EventStore(
         client, prefix=settings["KEY_PREFIX"], replica_wait_ms=settings["REPLICA_WAIT_MS"]
     )
+    # The key that signs heads: SIGNING_KEY, else the one `tabletape serve` keeps in DATA_DIR
+    # (read when first needed: a service without one yet answers everything but its notes).
+    signing = KeyRing(key_path(settings), signer_name(settings["SIGNER_NAME"]))
     archive_queue = ArchiveQueue(
         queue_connection(settings, client),
         settings["KEY_PREFIX"],
         settings["ARCHIVE_DIR"],
         trim=settings["ARCHIVE_TRIM"],
+        signing_key=str(signing.path),
+        signer_name=signing.name,
     )
     game_service = GameService(
         store,
@@ -83,6 +89,7 @@ def build_services(settings: Mapping[str, Any]) -> Services:
         snapshot_every=settings["SNAPSHOT_EVERY"],
         recount=archive_queue.enqueue,
         recheck_seconds=settings["CACHE_RECHECK_SECONDS"],
+        signing=signing,
     )
     return Services(client, store, game_service, archive_queue)
 

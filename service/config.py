@@ -71,6 +71,12 @@ DEFAULTS: dict[str, Any] = {
     # When set, creating a game and every import need `Authorization: Bearer <WRITE_KEY>`
     # (service.api.views.require_write_key); unset, anyone may add games.
     "WRITE_KEY": None,
+    # The file of the Ed25519 key that signs the notes of games' heads (service.signing): its
+    # 32-byte seed in base64 on one line. Unset: DATA_DIR/signing/key, which `tabletape serve`
+    # makes at its first start.
+    "SIGNING_KEY": None,
+    # The key's name, the first line of every note it signs. Unset: the machine's host name.
+    "SIGNER_NAME": None,
 }
 
 # Environment variables read, each named after its setting.
@@ -79,7 +85,7 @@ _FROM_ENVIRONMENT = (
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
     "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "SNAPSHOT_EVERY", "IMPORT_MAX_BYTES",
     "HISTORY_MAX_BYTES", "WRITE_KEY",
-    "CACHE_RECHECK_SECONDS",
+    "CACHE_RECHECK_SECONDS", "SIGNING_KEY", "SIGNER_NAME",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).

@@ -20,6 +20,7 @@ from domain.errors import (
     TabletapeError,
     UnknownGameError,
 )
+from service.signing.keys import NoSigningKeyError
 from service.store.connection import STORE_UNAVAILABLE
 from service.store.damage import DamagedRecordError
 
@@ -97,6 +98,8 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     IllegalMoveError: (422, "illegal_move"),
     InvalidImportError: (422, "illegal_move"),
     DamagedRecordError: (500, "damaged_record"),
+    # A service without a signing key answers what needs a signature alone with 503.
+    NoSigningKeyError: (503, "unavailable"),
 }
 
 # Codes for errors that Flask, werkzeug or webargs raise before a view runs.
@@ -182,6 +185,10 @@ def domain_error_response(error: TabletapeError) -> Response:
     )
     # A body that never came in full leaves the connection in no state to read another request.
     headers = {"Connection": "close"} if isinstance(error, BodyTooSlowError) else None
+    # An error that a wait may mend says how long (every 503 does: the contract's Retry-After).
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        headers = {**(headers or {}), "Retry-After": str(retry_after)}
     return error_response(status, code, error.message, error.details, headers)
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from service.config import load_config
+from service.signing import KeyRing, NoSigningKeyError, SigningKeyError, sign_head
 from service.store.archive import Archive, archive_document
 from service.store.audit import audit_game
 from service.store.connection import STORE_UNAVAILABLE, StoreClient, close, connect, same_server
@@ -43,22 +44,33 @@ _BACKOFF = (0.2, 0.5, 1, 2, 4, 8)
 
 
 def archive_game(
-    game_id: str, key_prefix: str, archive_dir: str, trim: bool = False, redis_url: str = ""
+    game_id: str,
+    key_prefix: str,
+    archive_dir: str,
+    trim: bool = False,
+    redis_url: str = "",
+    signing_key: str = "",
+    signer_name: str = "",
 ) -> str:
     """Archive one finished game; the outcome in a word ("archived", "already", "problem"...).
 
     The store is the one ``redis_url`` names, else the worker's REDIS_URL (a plain Redis or a
-    cluster), else the worker's own queue connection: the embedded Redis, which is both.
+    cluster), else the worker's own queue connection: the embedded Redis, which is both. The
+    archived head is signed with the key in ``signing_key`` (named ``signer_name``), and its note
+    kept in the archive; without a key the game is archived without one.
     """
     client = _store_client(redis_url)
+    ring = KeyRing(signing_key, signer_name) if signing_key and signer_name else None
     try:
         store = EventStore(client, prefix=key_prefix)
-        return with_backoff(lambda: _archive(store, Archive(archive_dir), game_id, trim))
+        return with_backoff(lambda: _archive(store, Archive(archive_dir), game_id, trim, ring))
     finally:
         close(client)
 
 
-def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> str:
+def _archive(
+    store: EventStore, archive: Archive, game_id: str, trim: bool, ring: KeyRing | None = None
+) -> str:
     record = store.find(game_id)
     if record is None:
         return "missing"
@@ -87,6 +99,7 @@ def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> s
     except stats.StatsError as error:
         return _refuse(store, game_id, [str(error)])
     document = archive_document(record, events)
+    document.update(_note_of_archive(ring, record))
     archive.write(document)
     if archive.read(game_id) != document:
         return _refuse(store, game_id, ["the archive file did not read back as written"])
@@ -96,6 +109,20 @@ def _archive(store: EventStore, archive: Archive, game_id: str, trim: bool) -> s
         _withdraw(store, archive, document)
         return "withdrawn"
     return "archived"
+
+
+def _note_of_archive(ring: KeyRing | None, record: GameRecord) -> dict[str, str]:
+    """The note of the head being archived (status ``archived``), as the archive keeps it; none
+    when the worker has no key (the game is archived all the same: a note is added to a record,
+    never a condition of keeping it)."""
+    if ring is None:
+        return {}
+    try:
+        signer = ring.signer()
+    except (NoSigningKeyError, SigningKeyError) as error:
+        log.warning("game %s archived without its note: %s", record.id, error)
+        return {}
+    return sign_head(signer, record.id, record.version, record.head_hash, "archived").as_json()
 
 
 def _withdraw_undone_finish(store: EventStore, archive: Archive, record: GameRecord) -> bool:

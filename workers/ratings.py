@@ -1,6 +1,8 @@
 """OpenSkill ratings of finished games: rated once each, in the order the games finished.
 
-Plackett-Luce with its default parameters, one player per team. A game's ranks are its winners
+Plackett-Luce with its default parameters, one player per team, or a game's teams as OpenSkill
+teams (a score sheet's: ``Game.rating_teams``); a game's ``result`` may give its ``ranks`` (a
+score sheet's, lowest-wins ones included). A game's ranks are its winners
 first (rank 1, shared), then the other seats by score, higher first, equal scores sharing a rank
 (every game scores so that more is better: its ``result``'s scores are points, pears or health
 left).
@@ -55,6 +57,20 @@ class RatedGame:
     finished_at: str
     players: tuple[str, ...]
     ranks: tuple[int, ...]
+    # Seats rated as one team each (a score sheet's teams); empty: each seat alone.
+    teams: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def units(self) -> tuple[tuple[int, ...], ...]:
+        """The teams as rated: each seat alone unless the game had teams."""
+        return self.teams or tuple((seat,) for seat in range(len(self.players)))
+
+    @classmethod
+    def kept(cls, game: str, game_id: str, kept: Mapping[str, Any]) -> RatedGame:
+        """A rated game again from what the ratings keep of it (``_kept_json``)."""
+        teams = tuple(tuple(team) for team in kept.get("teams") or ())
+        players, ranks = tuple(kept["players"]), tuple(kept["ranks"])
+        return cls(game, game_id, kept["finished_at"], players, ranks, teams)
 
     @property
     def order(self) -> tuple[int, str]:
@@ -99,12 +115,16 @@ def replay(
     for game in games:
         new_player: Rating = (model().mu, model().sigma, 0)
         before = [ratings.get(player, new_player) for player in game.players]
-        teams = [[model().rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
-        rated = model().rate(teams, ranks=list(game.ranks))
-        after = [
-            (team[0].mu, team[0].sigma, games + 1)
-            for team, (_, _, games) in zip(rated, before, strict=True)
+        units = game.units
+        teams = [
+            [model().rating(mu=before[seat][0], sigma=before[seat][1]) for seat in unit]
+            for unit in units
         ]
+        rated = model().rate(teams, ranks=[game.ranks[unit[0]] for unit in units])
+        after = list(before)
+        for unit, team in zip(units, rated, strict=True):
+            for seat, rating in zip(unit, team, strict=True):
+                after[seat] = (rating.mu, rating.sigma, before[seat][2] + 1)
         for player, rating in zip(game.players, after, strict=True):
             ratings[player] = rating
         replayed.append(Replayed(game, before, after))
@@ -165,9 +185,7 @@ def unrate_game(client: StoreClient, keys: StatsKeys, game_name: str, game_id: s
                     return False
                 kept = json.loads(raw)
                 players = tuple(kept["players"])
-                removed = RatedGame(
-                    game_name, game_id, kept["finished_at"], players, tuple(kept["ranks"])
-                )
+                removed = RatedGame.kept(game_name, game_id, kept)
                 later = _rated_after(pipe, keys, removed)
                 # Its players start where they stood before it; the others where they stood
                 # before their first game after it (nothing before that changes).
@@ -240,9 +258,7 @@ def _rated_after(
     later = []
     for game_id, raw in zip(ids, found, strict=True):
         kept = json.loads(raw)
-        rated = RatedGame(
-            game.game, game_id, kept["finished_at"], tuple(kept["players"]), tuple(kept["ranks"])
-        )
+        rated = RatedGame.kept(game.game, game_id, kept)
         later.append((rated, [_rating(values) for values in kept["before"]]))
     return later
 
@@ -315,6 +331,7 @@ def _kept_json(one: Replayed) -> str:
             "finished_at": one.game.finished_at,
             "players": list(one.game.players),
             "ranks": list(one.game.ranks),
+            **({"teams": [list(team) for team in one.game.teams]} if one.game.teams else {}),
             "before": [list(rating) for rating in one.before],
             "after": [list(rating) for rating in one.after],
         },

@@ -24,10 +24,12 @@ import redis
 
 from domain import get_game
 from domain.errors import TabletapeError
+from domain.game import Teams, Title
 from service.stats.figures import (
     ALL_COUNTS,
     LIVE_ROOT,
     SECTIONS,
+    TITLES_SUFFIX,
     YEARS_SUFFIX,
     Number,
     PlayFigures,
@@ -41,6 +43,7 @@ from service.stats.figures import (
     player_bucket_suffix,
     player_suffix,
     scores_suffix,
+    title_suffix,
 )
 from service.stats.periods import finished_day, periods_of
 from service.store.archive import Archive, events_of, read_document
@@ -80,20 +83,34 @@ class GameFigures:
     winners: tuple[int, ...] = ()
     seat_scores: tuple[Number, ...] = ()
     finished_at: str = ""
+    # How the seats ranked (1 best, shared ties): the result's ``ranks``, else its winners
+    # first and then by score (``ratings.ranks_of``) when left empty.
+    ranks: tuple[int, ...] = ()
+    # Who is rated together (``Game.rating_teams``): each seat alone when empty; None for a
+    # game counted but not rated (a cooperative one).
+    teams: Teams | None = ()
+    # The title the game was recorded as, for a game of a title (a score sheet), and the game
+    # whose rules recorded it (its figures are read with them).
+    title: Title | None = None
+    rules: str = ""
 
     @property
     def day(self) -> date:
         return finished_day(self.finished_at)
 
 
-def rated_game_of(figures: GameFigures) -> ratings.RatedGame:
-    """What the ratings take of a finished game's figures."""
+def rated_game_of(figures: GameFigures) -> ratings.RatedGame | None:
+    """What the ratings take of a finished game's figures; None for a game not rated."""
+    if figures.teams is None:
+        return None
+    alone = all(len(team) == 1 for team in figures.teams)
     return ratings.RatedGame(
         game=figures.game,
         game_id=figures.game_id,
         finished_at=figures.finished_at,
         players=figures.players,
-        ranks=ratings.ranks_of(figures.winners, figures.seat_scores),
+        ranks=figures.ranks or ratings.ranks_of(figures.winners, figures.seat_scores),
+        teams=() if alone else figures.teams,
     )
 
 
@@ -160,7 +177,7 @@ def figures_of(
         ) from None
     return GameFigures(
         record.id,
-        record.game,
+        game.stats_key(record.options),
         totals,
         histogram,
         plays,
@@ -168,6 +185,10 @@ def figures_of(
         winners=tuple(sorted(winners)),
         seat_scores=tuple(scores),
         finished_at=record.finished_at,
+        ranks=tuple(result.get("ranks") or ()),
+        teams=game.rating_teams(final),
+        title=game.title(record.options),
+        rules=game.name,
     )
 
 
@@ -189,7 +210,8 @@ def _checked_score(game_id: str, score: Any) -> Number:
 # KEYS: counted set, index set, then the figure hashes (their suffixes go to the index). ARGV: the
 # game id, then the groups as JSON (one argument: far cheaper to send than hundreds): a group is
 # [the hashes' numbers in KEYS, [[op, field, amount], ...]], each increment added to every hash of
-# the group: op "i" a count, "n" a whole score, "f" a float one. A game adds the same figures to
+# the group: op "i" a count, "n" a whole score, "f" a float one, "s" a value set (a title's
+# spelling, kept per game: withdrawn, it is deleted). A game adds the same figures to
 # many buckets: sent once, not per bucket.
 _COUNT_SCRIPT = """
 -- Decoded before the first write: a script that fails midway keeps what it wrote.
@@ -213,7 +235,14 @@ for _, group in ipairs(groups) do
         for _, increment in ipairs(group[2]) do
             local op, name, amount = increment[1], increment[2], increment[3]
             local now
-            if op == 'f' then
+            if op == 's' then
+                -- A value kept per game (a title's spelling): set, or deleted on withdrawal.
+                if withdraw then
+                    redis.call('HDEL', key, name)
+                else
+                    redis.call('HSET', key, name, amount)
+                end
+            elseif op == 'f' then
                 now = redis.call('HINCRBYFLOAT', key, name, amount)
             elseif op == 'n' then
                 -- A whole score: as an integer, unless a float score made the sum a float
@@ -225,7 +254,7 @@ for _, group in ipairs(groups) do
             else
                 now = redis.call('HINCRBY', key, name, amount)
             end
-            if withdraw and tonumber(now) == 0 then
+            if withdraw and op ~= 's' and tonumber(now) == 0 then
                 redis.call('HDEL', key, name)
             end
         end
@@ -260,7 +289,9 @@ def count_figures(client: StoreClient, prefix: str, figures: GameFigures) -> boo
     """``count_game`` once the game's figures are known (the benchmark feeds it made-up ones)."""
     keys = StatsKeys(prefix)
     counted = _count(client, keys, figures)
-    ratings.rate_game(client, keys, rated_game_of(figures))
+    rated = rated_game_of(figures)
+    if rated is not None:
+        ratings.rate_game(client, keys, rated)
     return counted
 
 
@@ -303,7 +334,9 @@ def rate_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) ->
     keys = StatsKeys(prefix)
     by_game: dict[str, list[ratings.RatedGame]] = {}
     for figures in batch:
-        by_game.setdefault(figures.game, []).append(rated_game_of(figures))
+        rated = rated_game_of(figures)
+        if rated is not None:
+            by_game.setdefault(figures.game, []).append(rated)
     for rated in by_game.values():
         ratings.rate_games(client, keys, rated)
 
@@ -329,6 +362,8 @@ def _count_call(
         groups.append(([player_suffix(player)], _play_increments(figures.game, play)))
         groups.append(([own_suffix(player)], _own_increments(figures, play)))
     groups.append(([YEARS_SUFFIX], [("i", str(figures.day.year), "1")]))
+    if figures.title is not None:
+        groups += _title_groups(figures, figures.title)
     suffixes = list(dict.fromkeys(suffix for hashes, _ in groups for suffix in hashes))
     position = {suffix: number for number, suffix in enumerate(suffixes, start=3)}
     encoded = [
@@ -346,7 +381,23 @@ def _count_call(
 
 def _negated(increment: Increment) -> Increment:
     op, name, amount = increment
+    if op == "s":
+        return increment
     return op, name, repr(-float(amount)) if op == "f" else str(-int(amount))
+
+
+def _title_groups(figures: GameFigures, title: Title) -> list[Group]:
+    """A game of a title: one more game of its key, and its spelling kept under its id."""
+    kept = {
+        "title": title.name,
+        "bgg_id": title.bgg_id,
+        "finished_at": figures.finished_at,
+        "rules": figures.rules,
+    }
+    return [
+        ([TITLES_SUFFIX], [("i", title.key, "1")]),
+        ([title_suffix(title.key)], [("s", figures.game_id, json.dumps(kept, ensure_ascii=False))]),
+    ]
 
 
 def _figure_groups(figures: GameFigures) -> list[Group]:
@@ -455,7 +506,9 @@ def rebuild_stats(
                 say(str(error))
                 continue
             _count(client, rebuilt, figures)
-            rated.append(rated_game_of(figures))
+            one = rated_game_of(figures)
+            if one is not None:
+                rated.append(one)
         # The ratings once every game is known: each game type replayed in finish order.
         ratings.rebuild_ratings(lambda: client.pipeline(transaction=False), rebuilt, rated)
         return _swap_in(client, archive, StatsKeys(prefix), rebuilt, say)
@@ -568,7 +621,9 @@ def _count_late(
             skipped(str(error))
             continue
         _count(client, rebuilt, figures)
-        ratings.rate_game(client, rebuilt, rated_game_of(figures))
+        rated = rated_game_of(figures)
+        if rated is not None:
+            ratings.rate_game(client, rebuilt, rated)
 
 
 def _drop(client: StoreClient, keys: StatsKeys) -> None:

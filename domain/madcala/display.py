@@ -37,7 +37,10 @@ def catalog_view(state: MadcalaState) -> dict[str, Any]:
 
 def option_fields() -> list[dict[str, Any]]:
     guests = [[guest["id"], guest["name"]] for guest in DEFAULT_CATALOG["guests"]]
-    effects = [[effect, effect.replace("_", " ")] for effect in SPACE_EFFECTS]
+    # The effects in the rulebook's words, as the plates and the moves say them.
+    effects = [
+        [effect, EFFECT_WORDS.get(effect, effect.replace("_", " "))] for effect in SPACE_EFFECTS
+    ]
     return [
         {
             "kind": "hint",
@@ -56,9 +59,11 @@ def option_fields() -> list[dict[str, Any]]:
             "name": "layout",
             "kind": "sequence",
             "label": "Layout",
-            "note": "the five space effects clockwise after each Home",
+            "note": "the effects of the five plates clockwise after each Home",
             "input": "layout",
-            "item": "Space {n}",
+            # Numbered as the moves and the board number them: the Home is a side's 1st plate.
+            "item": "Plate {n}",
+            "first": 2,
             "choices": effects,
             "default": list(SPACE_EFFECTS),
         },

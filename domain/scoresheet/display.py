@@ -10,9 +10,9 @@ A move in words (``Game.describe``, the only words of a move):
   loses" (cooperative), "The game ends: the totals decide" (the result comes from the totals,
   which the event does not hold).
 
-The form's fields (``option_fields``) use kinds the pages do not draw yet (issue 29's pages step):
-``text`` (a string, ``max_length``), ``choice`` (one of ``choices``, ``default``), ``boolean``
-(``default``) and ``teams`` (the seats grouped into teams); ``integer`` is ``domain.words``'.
+The form's fields (``option_fields``) are of the kinds ``domain.words`` lists: ``text`` (the
+title, suggesting those played before), ``choice`` (the scoring), ``boolean`` (cooperative),
+``teams`` and ``integer`` (the BoardGameGeek id), and a ``hint`` naming the game on the form.
 """
 
 from __future__ import annotations
@@ -99,6 +99,8 @@ def _ordinal(rank: Any) -> str:
 def option_fields() -> list[dict[str, Any]]:
     """The new-game form's fields of a score sheet's options (kinds in the module docstring)."""
     return [
+        # How the form names the game among the others: it is every other game.
+        {"kind": "hint", "field": "game", "text": "Another game: any game, recorded as its scores"},
         {
             "name": "title",
             "kind": "text",
@@ -107,6 +109,8 @@ def option_fields() -> list[dict[str, Any]]:
             "input": "title",
             "max_length": TITLE_MAX,
             "required": True,
+            # The form suggests the titles played before (GET /titles).
+            "suggest": "titles",
         },
         {
             "name": "scoring",

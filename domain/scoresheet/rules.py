@@ -12,7 +12,7 @@ may append ``score`` for its own seat at any time while the game is active; ``ro
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -23,8 +23,8 @@ from domain.errors import (
     InvalidOptionsError,
 )
 from domain.events import check_fields, event_type, is_int, seat_field
-from domain.game import Event, Game, check_seed, register
-from domain.scoresheet import display, numbers, shapes
+from domain.game import Event, Game, Teams, Title, check_seed, register
+from domain.scoresheet import demo, display, numbers, shapes
 from domain.scoresheet.numbers import Milli
 from domain.scoresheet.options import OPTION_NAMES, check_options
 from domain.scoresheet.state import (
@@ -65,6 +65,7 @@ class Scoresheet(Game[ScoresheetState]):
     }
     event_schemas = shapes.EVENT_SCHEMAS
     browser_assets = "domain.scoresheet.browser"
+    records_titles = True
     state_schema = shapes.STATE_SCHEMA
 
     # --- options and the start ---------------------------------------------------------------
@@ -152,6 +153,14 @@ class Scoresheet(Game[ScoresheetState]):
     def written(self, event: Event) -> Event:
         return written_event(event)
 
+    def demo_options(self, players: int, draw: Callable[[int], int]) -> dict[str, Any]:
+        return demo.demo_options(players, draw)
+
+    def free_move(
+        self, state: ScoresheetState, kind: str, draw: Callable[[int], int]
+    ) -> dict[str, Any]:
+        return demo.free_move(state, kind, draw)
+
     def to_act(self, state: ScoresheetState) -> int | None:
         """No seat's decision is awaited, ever: a score sheet has no turns."""
         return None
@@ -169,6 +178,22 @@ class Scoresheet(Game[ScoresheetState]):
 
     def option_fields(self) -> list[dict[str, Any]]:
         return display.option_fields()
+
+    def title(self, options: Mapping[str, Any]) -> Title | None:
+        """A score sheet is a game of its title: counted under the title's key, so that every
+        spelling of a title is one game, and a key naming a game with rules is that game. (None
+        for options without a title: a damaged header's, which no use of it may trust.)"""
+        title, bgg_id = options.get("title"), options.get("bgg_id")
+        if not isinstance(title, str) or not title_key(title):
+            return None
+        return Title(title_key(title), title, bgg_id if isinstance(bgg_id, int) else None)
+
+    def rating_teams(self, state: ScoresheetState) -> Teams | None:
+        """Its teams, rated as teams; a cooperative game is counted, not rated (the table shares
+        one fate: there is no one to rank above anyone)."""
+        if state.cooperative:
+            return None
+        return state.units()
 
     def stats_counters(
         self, events: Sequence[Event], states: Sequence[ScoresheetState]

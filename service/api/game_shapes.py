@@ -217,6 +217,24 @@ def _new_game(game: Game[Any]) -> Schema:
     return _per_player_count(game, variant)
 
 
+# A signed note a record carries (service.signing), and the verifier key that checks it.
+_CARRIED_NOTE: Schema = {
+    "checkpoint": {
+        "type": "string",
+        "nullable": True,
+        "maxLength": 4096,
+        "description": "once the game is over: the signed note of its head (C2SP signed-note"
+        " format); an import keeps it as it came",
+    },
+    "checkpoint_key": {
+        "type": "string",
+        "nullable": True,
+        "pattern": "^[^\\s+]+[+][0-9a-f]{8}[+][A-Za-z0-9+/]{44}$",
+        "description": "the verifier key that checks the note: <name>+<key hash>+<key>",
+    },
+}
+
+
 def _record(game: Game[Any], events: str) -> Schema:
     def variant(count: int) -> Schema:
         return {
@@ -265,6 +283,19 @@ def _record(game: Game[Any], events: str) -> Schema:
                     "items": ref(events),
                     "description": "the event bodies in order, retractions included, each"
                     " with its at",
+                },
+                **_CARRIED_NOTE,
+                "source_checkpoints": {
+                    "type": "array",
+                    "maxItems": 16,
+                    "items": {
+                        "type": "object",
+                        "properties": _CARRIED_NOTE,
+                        "required": ["checkpoint"],
+                        "additionalProperties": False,
+                    },
+                    "description": "the notes an imported record came with, as they came: its"
+                    " source's own first",
                 },
             },
             "required": ["game", "players", "seed", "options", "rules_version", "events"],

@@ -12,13 +12,16 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from domain import game_names
+from domain import game_names, get_game
 from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
+from service.signing.note import Note, NoteError, VerifierKey
 from service.store.chain import FORMAT, LEGACY_FORMAT
 from service.store.records import STATUSES
 
 # The example of a game's name in the OpenAPI document: the first game registered.
 EXAMPLE_GAME = game_names()[0]
+# The most players any game takes (a score sheet's 20).
+MOST_PLAYERS = max(get_game(name).max_players for name in game_names())
 
 MAX_SEED = 2**64 - 1
 # A next_cursor (the digits of a creation serial), or nothing: an empty cursor is the first page.
@@ -68,8 +71,12 @@ def players_field() -> fields.List:
     return fields.List(
         fields.String(validate=check_name),
         required=True,
-        # How many a game takes is the game's to say, in its words (Game.played_by).
-        validate=[validate.Length(max=16, error="at most 16 names"), check_distinct],
+        # How many a game takes is the game's to say, in its words (Game.played_by); past the
+        # most any game takes, the list is refused before any game reads it.
+        validate=[
+            validate.Length(max=MOST_PLAYERS, error=f"at most {MOST_PLAYERS} names"),
+            check_distinct,
+        ],
         metadata={
             "example": ["Ana", "Ben", "Caro"],
             "description": "names in seat order: each 1 to 64 characters, not blank, without"
@@ -246,6 +253,42 @@ AT_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,
 _AT_ERROR = "an ISO 8601 moment in UTC, as 2025-01-01T12:00:00.000Z"
 
 
+class KeySchema(Schema):
+    origin = fields.String(metadata={"description": "the key's name: a note's first line"})
+    vkey = fields.String(
+        metadata={"description": "the verifier key: <origin>+<8 hex digits>+<base64>"}
+    )
+    since = fields.String(metadata={"description": "when it became current (RFC 3339 UTC)"})
+    current = fields.Boolean(metadata={"description": "the key the service signs with now"})
+
+
+class KeyListSchema(Schema):
+    keys = fields.List(fields.Nested(KeySchema))
+
+
+def check_note(text: str) -> None:
+    """A note as the C2SP signed-note format writes it (not its signature: the import keeps a
+    source's note as it came)."""
+    try:
+        Note.parse(text)
+    except NoteError as error:
+        raise ValidationError(f"not a signed note: {error}") from None
+
+
+def check_vkey(text: str) -> None:
+    try:
+        VerifierKey.parse(text)
+    except NoteError as error:
+        raise ValidationError(str(error)) from None
+
+
+class CarriedNoteSchema(Schema):
+    """A note a record carries, and the verifier key that checks it."""
+
+    checkpoint = fields.String(required=True, validate=check_note)
+    checkpoint_key = fields.String(allow_none=True, load_default=None, validate=check_vkey)
+
+
 class RecordSchema(Schema):
     """A whole record: the header's fields and the event bodies in order, each with its ``at``
     (export and import). An import keeps what it is given, so that the copy's hash chain is the
@@ -274,6 +317,15 @@ class RecordSchema(Schema):
     created_at = fields.String(load_default=None)
     finished_at = fields.String(allow_none=True, load_default=None)
     events = fields.List(fields.Dict(keys=fields.String()), required=True)
+    # The signed note of its head (service.signing), the key that checks it, and the notes it
+    # was imported with: an import keeps them as they came.
+    checkpoint = fields.String(allow_none=True, load_default=None, validate=check_note)
+    checkpoint_key = fields.String(allow_none=True, load_default=None, validate=check_vkey)
+    source_checkpoints = fields.List(
+        fields.Nested(CarriedNoteSchema),
+        load_default=list,
+        validate=validate.Length(max=16, error="at most 16 notes"),
+    )
 
     @validates("events")
     def _each_at(self, events: list[dict[str, Any]], **_: Any) -> None:

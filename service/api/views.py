@@ -9,7 +9,7 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from flask import Request, current_app, request, url_for
+from flask import Request, Response, current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import missing
@@ -35,6 +35,7 @@ from service.api.schemas import (
     EventsQuerySchema,
     GameListQuerySchema,
     GameListSchema,
+    KeyListSchema,
     OneGameSchema,
     RecordSchema,
     SeatLinksSchema,
@@ -497,6 +498,46 @@ class Export(MethodView):
                 "the export of a game being played needs the recorder's token: it holds the seed"
             )
         return json_response(service().export(record), headers=etag(record.version))
+
+
+# A signed note is text, as the signed-note tools read it.
+NOTE_TYPE = "text/plain; charset=utf-8"
+
+
+@games.route("/games/<game:game_id>/checkpoint", parameters=[TOKEN_HEADER])
+class Checkpoint(MethodView):
+    @games.response(
+        200,
+        {"type": "string"},
+        content_type=NOTE_TYPE,
+        description="the signed note of the record's head (C2SP signed-note format)",
+        headers=ETAG,
+    )
+    @_errors(401, 404, 503)
+    def get(self, game_id: str) -> Any:
+        """The signed note of the record's current head (its game, version, head hash and
+        status), signed with the service's Ed25519 key: any C2SP signed-note tool checks it
+        with a verifier key of ``GET /keys``. Anyone's once the game is over; the recorder's
+        only while it is on (a note names the head hash, hidden until the end)."""
+        record = service().get(game_id)
+        if not reader(record).sees_all:
+            raise UnauthorizedError(
+                "the note of a game being played needs the recorder's token: it names the head"
+                " hash, which the others see once the game is over"
+            )
+        note = service().checkpoints.sign(record).note
+        return Response(note, headers=etag(record.version), content_type=NOTE_TYPE)
+
+
+@games.route("/keys")
+class Keys(MethodView):
+    @games.response(200, KeyListSchema)
+    @_errors(503)
+    def get(self) -> Any:
+        """The verifier key of every key this service has signed notes with, the current one
+        first, with when each became current: a note signed before a key changed still
+        verifies with the key listed for it."""
+        return json_response({"keys": service().checkpoints.listed()})
 
 
 # Tokens are secrets: no cache between the service and the recorder's page may keep them.

@@ -14,8 +14,9 @@ import click
 
 from service.cli.archiver import SupervisedWorker
 from service.cli.stats import stats
-from service.config import environment_value, load_config
-from service.store.embedded import EmbeddedRedis
+
+# The configuration, the store and Redis are imported by the commands that use them, not here:
+# `tabletape verify` checks records with no server and no store, and loads no Redis client.
 
 
 @click.group(context_settings={"max_content_width": 100})
@@ -93,6 +94,8 @@ def serve(
     from gunicorn.app.base import BaseApplication
 
     from service.api.gunicorn_worker import worker_class as worker_class_name
+    from service.config import load_config
+    from service.store.embedded import EmbeddedRedis
 
     _check_address_free(host, port)
     config = load_config()
@@ -108,6 +111,7 @@ def serve(
         click.echo(f"embedded Redis at {embedded.url}, data in {embedded.data_dir}")
     try:
         _check_durability(config, own_server=embedded is not None)
+        _ensure_signing_key(config)
     except click.ClickException:
         if embedded is not None:
             embedded.stop()
@@ -200,9 +204,33 @@ def _check_durability(config: Mapping[str, Any], *, own_server: bool) -> None:
         ) from None
 
 
+def _ensure_signing_key(config: Mapping[str, Any]) -> None:
+    """The key that signs games' heads: SIGNING_KEY's, else the one kept in DATA_DIR, made here
+    at the first start (before gunicorn forks: its workers then all find the same one). Said
+    where, with its verifier key, the one `tabletape verify --key` takes."""
+    from service.signing.keys import KeyRing, SigningKeyError, key_path, make_key, signer_name
+    from service.signing.note import NoteError
+
+    path = key_path(config)
+    try:
+        name = signer_name(config["SIGNER_NAME"])
+        if config["SIGNING_KEY"] and not path.exists():
+            raise click.ClickException(
+                f"SIGNING_KEY names {path}, which does not exist: `tabletape keygen` makes a key"
+                " there"
+            )
+        made = not path.exists() and make_key(path, name)
+        vkey = KeyRing(path, name).signer().verifier
+    except (SigningKeyError, NoteError, OSError) as error:
+        raise click.ClickException(f"the signing key: {error}") from None
+    click.echo(f"signing key {'made ' if made else ''}in {path.resolve()}; verifier key {vkey}")
+
+
 def _stream_limit(configured: int, worker_class: str, connections: int, threads: int) -> int:
     """The live streams each process serves at once: TABLETAPE_STREAM_LIMIT, else the worker
     class's default, within the worker class's cap (told on stderr when it cuts it)."""
+    from service.config import environment_value
+
     if worker_class == "gevent":
         cap, what = connections * 9 // 10, f"9/10 of --connections {connections}"
         wanted = configured if environment_value("STREAM_LIMIT") else cap
@@ -233,6 +261,7 @@ def _raise_open_files_limit(wanted: int) -> None:
 
 def _services() -> Any:
     from service.app import build_services
+    from service.config import load_config
     from service.store.durability import DurabilityError
 
     try:
@@ -682,17 +711,17 @@ def simulate(
                     if pool
                     else [*PLAYER_NAMES, *(f"P{i + 1}" for i in range(8, seats))][:seats]
                 )
+                options = game.demo_options(seats, chooser.randrange)
                 record, tokens = services.games.create(
-                    game_name, seated, chooser.getrandbits(64), {}
+                    game_name, seated, chooser.getrandbits(64), options
                 )
                 state: Any = game.new_game(seats, record.seed, record.options)
                 moves_made = 0
                 result = None
                 while moves_made < max_events:
-                    moves = game.legal_moves(state)
-                    if not moves:
+                    move = _random_move(game, state, chooser)
+                    if move is None:
                         break
-                    move = chooser.choice(moves)
                     services.games.append(record.id, tokens.recorder, move)
                     state = game.apply(state, move)
                     moves_made += 1
@@ -716,6 +745,76 @@ def simulate(
     if unfinished:
         click.echo(f"{unfinished} of {count} games did not finish", err=True)
         sys.exit(1)
+
+
+def _random_move(game: Any, state: Any, chooser: random.Random) -> dict[str, Any] | None:
+    """A move the recorder could make now, at random: where the game takes free moves (points
+    written down), mostly one of those, made up by the game; else a listed one."""
+    from domain.viewers import RECORDER
+
+    free = game.free_types(state, RECORDER)
+    if free and chooser.random() < 0.9:
+        made: dict[str, Any] = game.free_move(state, chooser.choice(free), chooser.randrange)
+        return made
+    moves = game.legal_moves(state)
+    return chooser.choice(moves) if moves else None
+
+
+@main.command(short_help="Make a new signing key; the earlier ones stay listed.")
+def keygen() -> None:
+    """Make a new Ed25519 key for signing games' heads, in the file SIGNING_KEY names (else
+    DATA_DIR/signing/key), and make it the current one: the service signs with it from its next
+    note on (no restart needed). The key it replaces stays listed at GET /keys (in the list kept
+    beside the key file, <key>.keys), so the notes it signed still verify. Prints the new
+    verifier key, what `tabletape verify --key` takes."""
+    from service.config import load_config
+    from service.signing.keys import SigningKeyError, key_path, keygen, signer_name
+    from service.signing.note import NoteError
+
+    config = load_config()
+    path = key_path(config)
+    try:
+        vkey = keygen(path, signer_name(config["SIGNER_NAME"]))
+    except (SigningKeyError, NoteError, OSError) as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"new signing key in {path.resolve()}; verifier key {vkey}")
+
+
+@main.command(short_help="Check exported records, with no server and no store.")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--key",
+    "vkey",
+    metavar="VKEY",
+    help="the verifier key the note must be signed with (one of the service's GET /keys)",
+)
+def verify(files: tuple[str, ...], vkey: str | None) -> None:
+    """Check exported records (GET /games/{id}/export, `tabletape export`, or an archive file),
+    from the files alone: no server, no store. For each: the seed against its commitment, a
+    replay of every move by the rules, every event's hash and the chain to the head, and the
+    signed note (its signature by VKEY, its head and version the record's). One sentence per
+    file: what holds, or the first thing that does not. Without --key the note is checked
+    against the key the file names, which says nothing of who signed it (said so). Exit 0 only
+    when every file holds."""
+    from service.plugins import load_games
+    from service.signing.note import NoteError, VerifierKey
+    from service.signing.verify import records_in
+    from service.signing.verify import verify as verify_record
+
+    # Games from other packages, as the service loads them (TABLETAPE_GAMES); no configuration
+    # is read beyond it (service.config would load the store's client).
+    load_games(os.environ.get("TABLETAPE_GAMES", os.environ.get("GAMES", "")))
+    try:
+        pinned = VerifierKey.parse(vkey) if vkey is not None else None
+    except NoteError as error:
+        raise click.BadParameter(str(error), param_hint="--key") from None
+    failed = 0
+    for path in files:
+        for where, document in records_in(path):
+            verdict = verify_record(document, pinned)
+            failed += not verdict.ok
+            click.echo(f"{where}: {'holds' if verdict.ok else 'REFUSED'}: {verdict.sentence}.")
+    sys.exit(1 if failed else 0)
 
 
 main.add_command(stats)

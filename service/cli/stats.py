@@ -8,11 +8,6 @@ from pathlib import Path
 
 import click
 
-from service.config import load_config
-from service.plugins import load_games
-from service.store.connection import close, connect
-from service.store.embedded import ensure_embedded_redis
-
 
 @click.group()
 def stats() -> None:
@@ -24,6 +19,11 @@ def rebuild() -> None:
     """Recompute every statistic from the archive files alone, ratings included, and swap them
     in at once; say how many games it counted, and how fast, and which files it skipped (one
     that cannot be counted is named with its reason, and the others are counted)."""
+    # Imported here: `tabletape` loads this group for every command, and most need no store.
+    from service.config import load_config
+    from service.plugins import load_games
+    from service.store.connection import close, connect
+    from service.store.embedded import ensure_embedded_redis
     from workers.stats import StatsError, rebuild_stats
 
     config = load_config()

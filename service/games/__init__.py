@@ -7,6 +7,7 @@
 - ``appending``: how an append is stored (validated against the latest state, stored at that
   version) and its idempotent answers;
 - ``records``: creating a record, exporting it, importing one;
+- ``checkpoints``: the signed note of a game's head (``service.signing``);
 - ``reads``: the listing, views per viewer, legal moves, events as a viewer reads them, the audit;
 - ``words``: moves in words, sent beside the events and legal moves.
 
@@ -26,11 +27,13 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
 from service.games import who_may_act
 from service.games.appending import Appending, AppendResult, utc_now
+from service.games.checkpoints import Checkpoints
 from service.games.reads import Reads, event_json
 from service.games.records import Records
 from service.games.repository import Repository, SnapshotShelf, StateCache
 from service.games.who_may_act import Tokens, key_owner, seat_token, token_digest
 from service.games.words import legal_words, move_words
+from service.signing import KeyRing
 from service.store.archive import Archive
 from service.store.events import EventStore
 from service.store.records import GameRecord
@@ -93,6 +96,7 @@ class GameService:
         recount: Callable[[str], object] | None = None,
         recheck_seconds: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
+        signing: KeyRing | None = None,
     ) -> None:
         cache = StateCache(state_cache_size, recheck_seconds, clock)
         shelf = SnapshotShelf(snapshots, snapshot_every)
@@ -100,7 +104,9 @@ class GameService:
         # ``recount`` is called with a game's id when its figures must be counted again (the
         # archive job): by an append that ends or reopens a game, by the import of a finished one.
         self.appending = Appending(self.repository, recount)
-        self.records = Records(self.repository, recount)
+        # The notes of heads, signed with the service's key (none without one).
+        self.checkpoints = Checkpoints(signing)
+        self.records = Records(self.repository, recount, self.checkpoints)
         self.reads = Reads(self.repository)
 
     # The seats' links (``who_may_act``): the recorder's only --------------------------------------

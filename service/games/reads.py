@@ -123,7 +123,7 @@ class Reads:
                     # A list shows headers: one that does not decode is left out, not the others.
                     log.warning("game %s left out of a listing: %s", record.id, record.error())
                     continue
-                if record is None or (game and record.game != game):
+                if record is None or (game and game not in (record.game, _stats_key(record))):
                     continue
                 if status and record.status != status:
                     continue
@@ -163,3 +163,8 @@ class Reads:
         except DamagedRecordError as error:
             return Audit(version=0, head_hash=None, problems=list(error.problems))
         return self.audit(record)
+
+
+def _stats_key(record: GameRecord) -> str:
+    """The game ``record`` counts as: a score sheet of Azul is listed under ``azul``."""
+    return rules_of(record).stats_key(record.options)

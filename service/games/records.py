@@ -21,8 +21,10 @@ from domain import get_game
 from domain.errors import InvalidOptionsError
 from service.errors import AlreadyImportedError, InvalidImportError, NotFoundError
 from service.games.appending import ask_recount, utc_now
+from service.games.checkpoints import Checkpoints
 from service.games.repository import Repository, rules_of
 from service.games.who_may_act import Tokens, seat_token, token_digest
+from service.signing import source_checkpoints
 from service.store.audit import replay_record
 from service.store.chain import (
     FORMAT,
@@ -54,9 +56,14 @@ class Records:
     """Games' records as wholes: created, exported, imported."""
 
     def __init__(
-        self, repository: Repository, recount: Callable[[str], object] | None = None
+        self,
+        repository: Repository,
+        recount: Callable[[str], object] | None = None,
+        checkpoints: Checkpoints | None = None,
     ) -> None:
         self.repository = repository
+        # The notes an export carries (``checkpoints``): none without a key ring.
+        self.checkpoints = checkpoints or Checkpoints(None)
         # Called with an imported finished game's id: its figures are counted
         # (``appending.ask_recount``).
         self.recount = recount
@@ -152,6 +159,8 @@ class Records:
         }
         if record.finished_at is not None:
             document["finished_at"] = record.finished_at
+        # Once over, this service's signed note of the head; and the notes an import kept.
+        document.update(self.checkpoints.of_export(record))
         return document
 
     def import_record(self, document: dict[str, Any]) -> tuple[GameRecord, Tokens]:
@@ -213,8 +222,11 @@ class Records:
         )
         record, tokens = self._create_record(header, kept)
         store = self.repository.store
+        # The source's notes are kept as they came, beside those this service will sign: they
+        # still verify with the source's key (``service.signing``).
         record = store.import_events(record, bodies, ats=ats, status=status,
-                                     result=audit.result, finished_at=finished_at)  # fmt: skip
+                                     result=audit.result, finished_at=finished_at,
+                                     source_checkpoints=source_checkpoints(document))  # fmt: skip
         if audit.result is not None:
             ask_recount(self.recount, record.id)
         return record, tokens

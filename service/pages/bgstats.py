@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from domain import get_game
 from service.store.records import GameRecord
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -36,7 +37,10 @@ def play_data(record: GameRecord) -> dict[str, Any] | None:
     if not result:
         return None
     options = record.options or {}
-    title = options.get("title") or record.game.title()
+    # A game of a title (a score sheet of "Azul") is sent as that title, else as its game.
+    title_of = get_game(record.game).title(options)
+    title = title_of.name if title_of is not None else record.game.title()
+    bgg_id = title_of.bgg_id if title_of is not None else None
     scoring = options.get("scoring", "highest")
     started, finished = _moment(record.created_at), _moment(record.finished_at)
     minutes = round((finished - started).total_seconds() / 60) if started and finished else 0
@@ -63,11 +67,11 @@ def play_data(record: GameRecord) -> dict[str, Any] | None:
         "durationMin": max(0, minutes),
         "game": {
             "name": title,
-            "bggId": options.get("bgg_id") or 0,
+            "bggId": bgg_id or 0,
             "highestWins": scoring != "lowest",
             "noPoints": scoring == "none",
             "cooperative": bool(options.get("cooperative")),
-            "sourceGameId": f"{record.game}:{title.lower()}",
+            "sourceGameId": title_of.key if title_of is not None else record.game,
         },
         "players": players,
     }

@@ -13,10 +13,11 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError
 
-from domain import game_names
+from domain.game import Game
 from service.errors import InvalidRequestError
 from service.stats.api import filters_of
-from service.stats.figures import StatsFilter, game_stats, versus_stats
+from service.stats.figures import StatsFilter, game_stats, stats_games, versus_stats
+from service.stats.titles import rules_for, titles
 from service.store.connection import StoreClient
 
 FILTERS_FAIL = "These filters cannot be applied"
@@ -44,12 +45,14 @@ def loaded_query(sent: Mapping[str, str], schema: Schema, failing: str) -> dict[
     return query
 
 
-def page_filters(sent: Mapping[str, str], schema: Schema, game: str | None = None) -> StatsFilter:
-    """The filters ``sent``, read and checked as the API reads and checks them:
-    InvalidRequestError, with a message to show, for a malformed one."""
+def page_filters(
+    sent: Mapping[str, str], schema: Schema, rules: Game[Any] | None = None
+) -> StatsFilter:
+    """The filters ``sent``, read and checked as the API reads and checks them (the seat counts
+    by ``rules``): InvalidRequestError, with a message to show, for a malformed one."""
     query = loaded_query(sent, schema, FILTERS_FAIL)
     try:
-        return filters_of(query, game)
+        return filters_of(query, rules)
     except InvalidRequestError as error:  # a seat count the game is not played by
         raise InvalidRequestError(f"{FILTERS_FAIL}: {error.message}", error.details) from None
 
@@ -83,8 +86,9 @@ def usual_opponents(
     Ties go by name, so the choice is the same on every reload."""
     met: dict[str, int] = {}
     with_player = StatsFilter(players=filters.players, player=name, days=filters.days)
-    for game in game_names():
-        for other, play in game_stats(client, prefix, game, with_player)["players"].items():
+    for game in stats_games(client, prefix):
+        rules = rules_for(client, prefix, game)
+        for other, play in game_stats(client, prefix, game, with_player, rules)["players"].items():
             if other != name:
                 met[other] = met.get(other, 0) + play["games"]
     return sorted(met.items(), key=lambda item: (-item[1], item[0]))[:limit]
@@ -98,3 +102,10 @@ def head_to_head(
         versus_stats(client, prefix, name, other, filters)
         for other, _ in usual_opponents(client, prefix, name, filters)
     ]
+
+
+def stats_menu(client: StoreClient, prefix: str) -> list[tuple[str, str]]:
+    """The statistics menu: each game's key and name, the games with rules first, then the
+    titles played (most games first), as the players know them."""
+    played = {title["key"]: title["title"] for title in titles(client, prefix)}
+    return [(key, played.get(key, key.title())) for key in stats_games(client, prefix)]

@@ -17,6 +17,7 @@ import base64
 import io
 import json
 import re
+from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
@@ -52,11 +53,14 @@ from service.pages.stats import (
     loaded_query,
     page_filters,
     sent_filters,
+    stats_menu,
 )
+from service.signing import Checkpoint, NoSigningKeyError
 from service.stats.api import two_names
 from service.stats.figures import game_stats, known_players, player_stats, versus_stats
 from service.stats.ratings import leaderboard, player_ratings, rating_history
 from service.stats.schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, RatingsQuerySchema
+from service.stats.titles import rules_for
 from service.store.chain import seed_commitment
 from service.store.damage import DamagedRecordError
 from service.store.records import GameRecord
@@ -114,9 +118,24 @@ def security_headers(response: Response) -> Response:
 pages.add_app_template_global(bgstats_link)
 
 
+@pages.app_template_filter("record_name")
+def record_name(record: GameRecord) -> str:
+    """A game's name for people: its title for a game of a title (a score sheet of "Azul"), else
+    its game's name."""
+    title = get_game(record.game).title(record.options)
+    return title.name if title is not None else record.game.title()
+
+
+@pages.app_template_filter("game_name")
+def game_name(key: str) -> str:
+    """A statistics key's name for people: a title as it was last spelt, a game's name."""
+    return dict(stats_menu(*_store())).get(key, key.title())
+
+
 @pages.context_processor
 def site() -> dict[str, Any]:
-    return {"game_names": game_names()}
+    client, prefix = _store()
+    return {"stats_menu": stats_menu(client, prefix)}
 
 
 # A page's 400s and 404s: HTML to a browser, the contract's JSON body to anyone else
@@ -219,6 +238,7 @@ def viewer(game_id: str) -> str:
         at_problem=at_problem,
         drawing=drawing_script(game),
         commitment=commitment_check(record),
+        signed_note=signed_note(record),
     )
 
 
@@ -245,6 +265,18 @@ def shown_moves(at: int, version: int) -> tuple[int, int]:
     span = 2 * MOVES_AROUND + 1
     first = max(1, min(at - MOVES_AROUND, version - span + 1))
     return first, min(version, first + span - 1)
+
+
+def signed_note(record: GameRecord) -> Checkpoint | None:
+    """The signed note of a finished game's head, for the viewer's block of it
+    (docs/signed-records.md); None while the game is on (the note names the head hash) or when
+    the service has no signing key (the page is shown all the same)."""
+    if not record.over:
+        return None
+    try:
+        return service().checkpoints.sign(record)
+    except NoSigningKeyError:
+        return None
 
 
 def commitment_check(record: GameRecord) -> str:
@@ -357,7 +389,14 @@ def card_info(record: GameRecord) -> dict[str, Any]:
 def new_game() -> str:
     """The new-game form: every game and option of the contract; new.js posts it to /games."""
     refuse_parameters_but((), "New game", url_for("pages.new_game"))
-    return render_template("new.html", games=new_game_choices())
+    return render_template("new.html", games=new_game_choices(), suggestions=suggestion_sources())
+
+
+def suggestion_sources() -> dict[str, str]:
+    """Where a field's suggestions come from (a field's ``suggest``), among the API's paths this
+    service answers: a field whose source is missing is a plain one, and asks nothing."""
+    paths = {rule.rule for rule in current_app.url_map.iter_rules()}
+    return {name: path for name, path in (("titles", "/titles"),) if path in paths}
 
 
 @pages.route("/import")
@@ -372,7 +411,7 @@ def import_history() -> str:
 
 def new_game_choices() -> list[dict[str, Any]]:
     """What the form offers per game: its seats and the fields of its own options."""
-    choices = []
+    choices: list[dict[str, Any]] = []
     for name in game_names():
         rules = get_game(name)
         fields = rules.option_fields()
@@ -382,12 +421,26 @@ def new_game_choices() -> list[dict[str, Any]]:
                 "min_players": rules.min_players,
                 "max_players": rules.max_players,
                 "fields": [field for field in fields if field["kind"] != "hint"],
+                # The options it takes: the form sends the shared ones (chance, first_player,
+                # catalog) only to a game that takes them, as any other is refused.
+                "takes": sorted(option_names(rules.options_schema(rules.min_players))),
                 "hints": {
                     field["field"]: field["text"] for field in fields if field["kind"] == "hint"
                 },
             }
         )
+    # A game that names itself on the form ("Another game: ...") is the catch-all: last.
+    choices.sort(key=lambda choice: "game" in choice["hints"])
     return choices
+
+
+def option_names(schema: Mapping[str, Any]) -> set[str]:
+    """The option names a game's options schema lists, in any of its alternatives (oneOf)."""
+    names = set(schema.get("properties", {}))
+    for key in ("oneOf", "anyOf", "allOf"):
+        for branch in schema.get(key, []):
+            names |= option_names(branch)
+    return names
 
 
 @pages.route("/qr", methods=["POST"])
@@ -487,9 +540,11 @@ def _store() -> tuple[redis.Redis, str]:
 
 
 def _known_game(name: str) -> Game[Any]:
-    """The game a statistics page names in its path: no such game is a 404 page."""
+    """The game (or title) a statistics page names in its path: no such game is a 404 page
+    naming the closest."""
+    client, prefix = _store()
     try:
-        return get_game(name)
+        return rules_for(client, prefix, name)
     except UnknownGameError as error:
         raise NotFoundError(error.message, error.details) from None
 
@@ -506,9 +561,9 @@ def stats_view(game: str) -> str:
     }
     with refused_with("stats.html", game=game, form=form):
         refuse_unknown_parameters(request.args, GameStatsQuerySchema().fields)
-        filters = page_filters(sent, GameStatsQuerySchema(), game)
+        filters = page_filters(sent, GameStatsQuerySchema(), rules)
     client, prefix = _store()
-    figures = game_stats(client, prefix, game, filters)
+    figures = game_stats(client, prefix, game, filters, rules)
     # A player's link keeps the filters their page takes too.
     carried = {name: value for name, value in sent.items() if name != "player"}
     return render_template(

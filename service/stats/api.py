@@ -16,8 +16,8 @@ import redis
 from flask import current_app
 from flask.views import MethodView
 
-from domain import get_game
 from domain.errors import UnknownGameError
+from domain.game import Game
 from service.api.requests import ascii_int
 from service.api.views import ApiBlueprint, error_doc
 from service.errors import InvalidRequestError, NotFoundError
@@ -32,10 +32,12 @@ from service.stats.schemas import (
     RatingHistorySchema,
     RatingsQuerySchema,
     RatingsSchema,
+    TitlesSchema,
     VersusQuerySchema,
     VersusSchema,
     days_of,
 )
+from service.stats.titles import rules_for, titles
 
 stats = ApiBlueprint("stats", __name__, description="Statistics and ratings of finished games")
 
@@ -61,10 +63,12 @@ def _errors(*statuses: int) -> Any:
     )
 
 
-def _path_game(name: str) -> None:
-    """A game named in the path: no such game is a 404, not a malformed request."""
+def _path_game(name: str) -> Game[Any]:
+    """A game (or a title's key) named in the path, and the rules its figures are read with: no
+    such game is a 404 naming the closest keys, not a malformed request."""
+    client, prefix = _redis()
     try:
-        get_game(name)
+        return rules_for(client, prefix, name)
     except UnknownGameError as error:
         raise NotFoundError(error.message, error.details) from None
 
@@ -78,15 +82,17 @@ def applied(query: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def filters_of(query: dict[str, Any], game: str | None = None) -> StatsFilter:
+def filters_of(query: dict[str, Any], rules: Game[Any] | None = None) -> StatsFilter:
     players = query.get("players")
-    if game is not None and players is not None:
-        rules = get_game(game)
-        if not rules.min_players <= players <= rules.max_players:
-            raise InvalidRequestError(
-                f"{rules.played_by()}, not {players}",
-                {"players": "out of range"},
-            )
+    if (
+        rules is not None
+        and players is not None
+        and not rules.min_players <= players <= rules.max_players
+    ):
+        raise InvalidRequestError(
+            f"{rules.played_by()}, not {players}",
+            {"players": "out of range"},
+        )
     return StatsFilter(players=players, player=query.get("player"), days=days_of(query))
 
 
@@ -108,9 +114,9 @@ class GameStats(MethodView):
         scores, length, seat advantage and the game's own figures (zeros before the first).
         Filters, combined with AND, narrow the games counted: ``players``, ``player``,
         ``since`` and ``until`` (UTC dates of ``finished_at``, both inclusive)."""
-        _path_game(game)
+        rules = _path_game(game)
         client, prefix = _redis()
-        figures = game_stats(client, prefix, game, filters_of(query, game))
+        figures = game_stats(client, prefix, game, filters_of(query, rules), rules)
         return json_response({**figures, "filters": applied(query)})
 
 
@@ -140,10 +146,10 @@ class Versus(MethodView):
         ``players``, ``since`` and ``until``."""
         two_names(a, b)
         game = query.get("game")
-        if game is not None:
-            get_game(game)  # an unknown game in the query is a 400 (UnknownGameError)
         client, prefix = _redis()
-        figures = versus_stats(client, prefix, a, b, filters_of(query, game), game)
+        # An unknown game in the query is a 400 (UnknownGameError).
+        rules = rules_for(client, prefix, game) if game is not None else None
+        figures = versus_stats(client, prefix, a, b, filters_of(query, rules), game)
         return json_response({**figures, "filters": applied(query)})
 
 
@@ -183,3 +189,15 @@ class RatingHistory(MethodView):
         client, prefix = _redis()
         history = rating_history(client, prefix, name, game)
         return json_response({"player": name, "game": game, "history": history})
+
+
+@stats.route("/titles")
+class Titles(MethodView):
+    @stats.response(200, TitlesSchema)
+    @_errors()
+    def get(self) -> Any:
+        """The titles recorded as score sheets with at least one finished game, most games
+        first: each with its key (the game it is in every statistic), the spelling and
+        BoardGameGeek id of its latest game, and the day that game finished."""
+        client, prefix = _redis()
+        return json_response({"titles": titles(client, prefix)})

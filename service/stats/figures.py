@@ -39,7 +39,13 @@ per-player buckets: they would double the writes of a game, which are mostly the
 - ``:vs:<["a","b"]>`` hash, one per pair of names (sorted, as JSON): ``<game>:<n>:<p>:games``,
   ``...:wins:0`` (the first name's wins), ``...:wins:1`` (the second's), for head to head
   (``<n>`` a player count or ``all`` here too);
-- ``:years`` hash: year -> games finished in it, the years a query may have to cover.
+- ``:years`` hash: year -> games finished in it, the years a query may have to cover;
+- ``:titles`` hash: a title's key -> its finished games; ``:title:<key>`` hash: game id -> the
+  title as that game spelt it, with its BoardGameGeek id and finish time, as JSON (what
+  ``GET /titles`` shows: the spelling of the latest game).
+
+A game counts under its statistics key (``Game.stats_key``): its own name, or a score sheet's
+title key; ``<game>`` above is that key.
 
 The ratings live under the same root too (``service.stats.ratings``).
 
@@ -80,6 +86,7 @@ class StatsKeys:
     """The names of the statistics keys under one root: the live one, or a rebuild's."""
 
     def __init__(self, prefix: str, root: str = LIVE_ROOT) -> None:
+        self.prefix = prefix
         self.base = f"{prefix}{root}"
         self.counted = f"{self.base}:counted"
         self.index = f"{self.base}:index"
@@ -136,6 +143,13 @@ def pair_field(game: str, players: int | str, period: str, what: str) -> str:
 
 
 YEARS_SUFFIX = "years"
+# Titles (``service.stats.titles``): ``titles`` counts the finished games per title key, and
+# ``title:<key>`` keeps, per game, the title's spelling, BoardGameGeek id and finish time.
+TITLES_SUFFIX = "titles"
+
+
+def title_suffix(key: str) -> str:
+    return f"title:{key}"
 
 
 @dataclass(frozen=True)
@@ -163,12 +177,32 @@ class StatsFilter:
         return list(range(game.min_players, game.max_players + 1))
 
 
+def counted_titles(client: StoreClient, prefix: str) -> dict[str, int]:
+    """Title key -> its finished games counted."""
+    found = client.hgetall(StatsKeys(prefix).key(TITLES_SUFFIX))
+    return {key: int(games) for key, games in found.items() if int(games) > 0}
+
+
+def stats_games(client: StoreClient, prefix: str) -> list[str]:
+    """Every key the statistics may hold figures of: the games with rules (but a game whose
+    records all count under their titles), then the titles counted whose key is not one of them
+    (``service.stats.titles``)."""
+    names = [name for name in game_names() if not get_game(name).records_titles]
+    titles = sorted(key for key in counted_titles(client, prefix) if key not in game_names())
+    return [*names, *titles]
+
+
 def game_stats(
-    client: StoreClient, prefix: str, game_name: str, filters: StatsFilter | None = None
+    client: StoreClient,
+    prefix: str,
+    game_name: str,
+    filters: StatsFilter | None = None,
+    rules: Game[Any] | None = None,
 ) -> dict[str, Any]:
-    """The statistics of one game over the games ``filters`` lets through (UnknownGameError if
-    no game has that name); zeros when none finished."""
-    game = get_game(game_name)
+    """The statistics of one game (a game with rules, or a title's key read with ``rules``,
+    those of the game recording it) over the games ``filters`` lets through (UnknownGameError
+    if no game has that name); zeros when none finished."""
+    game = rules or get_game(game_name)
     keys = StatsKeys(prefix)
     if filters is None or filters.empty:
         # One transaction: the three hashes are read as one count left them.
@@ -318,7 +352,7 @@ def _filtered_plays(
     periods = periods_covering(filters.days, _years(client, keys))
     fields = [
         (game_name, kind, pair_field(game_name, filters.count, period, kind))
-        for game_name in game_names()
+        for game_name in stats_games(client, keys.prefix)
         for period in periods
         for kind in ("games", "wins", "score")
     ]
@@ -347,7 +381,7 @@ def versus_stats(
     names = sorted((a, b))
     wins_field = {a: f"wins:{names.index(a)}", b: f"wins:{names.index(b)}"}
     periods = periods_covering(filters.days, _years(client, keys))
-    games = [game_name] if game_name is not None else list(game_names())
+    games = [game_name] if game_name is not None else stats_games(client, keys.prefix)
     fields: list[tuple[str, str]] = []
     for name in games:
         for period in periods:
@@ -380,7 +414,7 @@ def known_players(client: StoreClient, prefix: str) -> list[str]:
     from (each game's ``players`` hash has a ``games:<name>`` field per name it counted)."""
     keys = StatsKeys(prefix)
     names: set[str] = set()
-    for game_name in game_names():
+    for game_name in stats_games(client, prefix):
         for field_name in client.hkeys(keys.key(game_players_suffix(game_name))):
             kind, _, name = field_name.partition(":")
             if kind == "games":

@@ -23,8 +23,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from domain import game_names, get_game
-from service.stats.figures import StatsKeys
+from service.stats.figures import StatsKeys, stats_games
+from service.stats.titles import rules_for
 from service.store.connection import StoreClient
 
 # A player's rating as kept: mu, sigma and the number of games rated.
@@ -71,7 +71,7 @@ def leaderboard(
 ) -> tuple[list[dict[str, Any]], int | None]:
     """One page of a game's ratings, best first (equal ratings by name, ascending), and the
     offset of the next page (None after the last). UnknownGameError for no such game."""
-    get_game(game_name)
+    rules_for(client, prefix, game_name)
     keys = StatsKeys(prefix)
     board = keys.key(board_suffix(game_name))
     with client.pipeline(transaction=True) as pipe:
@@ -87,13 +87,14 @@ def leaderboard(
 def player_ratings(client: StoreClient, prefix: str, name: str) -> dict[str, dict[str, Any]]:
     """The player's current rating in each game they have been rated in."""
     keys = StatsKeys(prefix)
+    games = stats_games(client, prefix)
     with client.pipeline(transaction=True) as pipe:
-        for game in game_names():
+        for game in games:
             pipe.hget(keys.key(current_suffix(game)), name)
         found = pipe.execute()
     return {
         game: rating_json(_rating(raw))
-        for game, raw in zip(game_names(), found, strict=True)
+        for game, raw in zip(games, found, strict=True)
         if raw is not None
     }
 
@@ -102,7 +103,7 @@ def rating_history(
     client: StoreClient, prefix: str, name: str, game_name: str
 ) -> list[dict[str, Any]]:
     """The player's rating after each of their games of ``game_name``, in finish order."""
-    get_game(game_name)
+    rules_for(client, prefix, game_name)
     keys = StatsKeys(prefix)
     ids: list[str] = client.zrange(keys.key(played_suffix(game_name, name)), 0, -1)
     if not ids:

@@ -209,6 +209,24 @@ class RatingsSchema(Schema):
     )
 
 
+class TitleSchema(Schema):
+    key = fields.String(
+        metadata={"description": "the title's key: the game it is in every statistic and rating"}
+    )
+    title = fields.String(metadata={"description": "the spelling of its latest finished game"})
+    games = fields.Integer(metadata={"description": "its finished games"})
+    bgg_id = fields.Integer(
+        allow_none=True, metadata={"description": "its BoardGameGeek id, as its latest game gave"}
+    )
+    last_played = fields.String(
+        metadata={"description": "the UTC day its latest game finished (YYYY-MM-DD)"}
+    )
+
+
+class TitlesSchema(Schema):
+    titles = fields.List(fields.Nested(TitleSchema), metadata={"description": "most games first"})
+
+
 class RatingPointSchema(RatingSchema):
     finished_at = fields.String(metadata={"description": "when the game finished"})
     game_id = fields.String(metadata={"description": "the game after which the rating stood"})

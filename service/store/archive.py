@@ -27,7 +27,7 @@ SUFFIX = ".json.gz"
 
 
 def archive_document(record: GameRecord, events: list[StoredEvent]) -> dict[str, Any]:
-    return {
+    document = {
         "id": record.id,
         **record.header,
         "record_format": record.record_format,
@@ -38,6 +38,10 @@ def archive_document(record: GameRecord, events: list[StoredEvent]) -> dict[str,
         "result": record.result,
         "events": [event.as_json() for event in events],
     }
+    # The notes an imported record came with, as they came (the archive job adds its own).
+    if record.source_checkpoints:
+        document["source_checkpoints"] = record.source_checkpoints
+    return document
 
 
 def events_of(document: dict[str, Any]) -> list[StoredEvent]:

@@ -95,11 +95,15 @@ def encode_ending(
     status: str,
     result: dict[str, Any] | None,
     finished_at: str | None,
+    source_checkpoints: list[dict[str, Any]] | None = None,
 ) -> dict[str, str]:
-    """The header's fields of where an imported record's replay ends."""
+    """The header's fields of where an imported record's replay ends, and the notes it came
+    with (``source_checkpoints``, JSON)."""
     fields = {"version": str(version), "head_hash": head, "status": status}
     if result is not None and finished_at is not None:
         fields.update(finished_at=finished_at, result=encode_result(result))
+    if source_checkpoints:
+        fields["source_checkpoints"] = orjson.dumps(source_checkpoints).decode()
     return fields
 
 
@@ -165,6 +169,7 @@ def _record(
         "archive_problem": header.optional("archive_problem"),
         "trimmed": fields.get("trimmed") == "1",
         "reopened": fields.get("reopened") == "1",
+        "source_checkpoints": header.optional("source_checkpoints", _object_list),
     }
     _check_rules(values["game"], values["rules_version"], header.problems, rules_version_of)
     if header.problems:
@@ -277,6 +282,13 @@ def _text_list(raw: str) -> list[str]:
     value = _json(raw)
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ValueError("is not a JSON list of strings")
+    return value
+
+
+def _object_list(raw: str) -> list[dict[str, Any]]:
+    value = _json(raw)
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise ValueError("is not a JSON list of objects")
     return value
 
 

@@ -347,10 +347,12 @@ class EventStore:
         status: str,
         result: dict[str, Any] | None,
         finished_at: str | None,
+        source_checkpoints: list[dict[str, Any]] | None = None,
     ) -> GameRecord:
         """Store a whole validated record's events, each at its ``at``, into a game just created
         for it, in one step (acknowledged as an append is: on a cluster with replicas, once a
-        replica has it); ``status`` is the one its replay ends in."""
+        replica has it); ``status`` is the one its replay ends in. The notes the record came
+        with (``source_checkpoints``) are kept in its header, in the same step."""
         head = record.head_hash
         events: list[str] = []
         for seq, (body, at) in enumerate(zip(bodies, ats, strict=True), start=1):
@@ -361,7 +363,9 @@ class EventStore:
             events=self.keys.events(record.id),
             count=len(bodies),
             stream=events,
-            fields=encode_ending(len(bodies), head, status, result, finished_at),
+            fields=encode_ending(
+                len(bodies), head, status, result, finished_at, source_checkpoints
+            ),
         )
         imported = self.get(record.id)
         assert imported is not None

@@ -2,15 +2,16 @@
 
 Games are listed through sorted sets scored by a creation serial (the counter
 ``<prefix>games:serial``): ``<prefix>games:all``, ``<prefix>games:game:<game>`` and
-``<prefix>games:player:<name>`` (``service.store.keys``). They carry no hash tag: on a Redis Cluster
-each index is a slot of its own, chosen by its name, so the players' indexes and the games' spread
-over the masters; the index of all games (and the serial) is one slot, on one master. A creation
-adds one entry to 2 + players indexes, against a hundred appends or so for the game's moves on the
-game's own slot: the listings are a small share of the load. If the index of all games outgrew one
-node, it would be split by creation month (``games:all:<yyyy-mm>``, a page read from the newest
-month back). The index writes need no atomicity (a listing skips an id whose header it cannot
-read): they are single-key commands, pipelined without a transaction, which redis-py splits by
-node.
+``<prefix>games:player:<name>`` (``service.store.keys``); a game of a title (a score sheet) is also
+in ``games:game:<title key>``, and the hash ``games:titles`` knows every title key. They carry no
+hash tag: on a Redis Cluster each index is a slot of its own, chosen by its name, so the players'
+indexes and the games' spread over the masters; the index of all games (and the serial) is one
+slot, on one master. A creation adds one entry to 2 + players indexes, against a hundred appends or
+so for the game's moves on the game's own slot: the listings are a small share of the load. If the
+index of all games outgrew one node, it would be split by creation month (``games:all:<yyyy-mm>``,
+a page read from the newest month back). The index writes need no atomicity (a listing skips an id
+whose header it cannot read): they are single-key commands, pipelined without a transaction, which
+redis-py splits by node.
 
 An import is recognised by its seed commitment (``games:commitments``), by what its record
 records (``games:records``, ``chain.record_digest``) and by what it is played from
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from domain import get_game
 from service.store.chain import played_digest
 from service.store.connection import StoreClient
 from service.store.keys import Keys
@@ -55,6 +57,12 @@ class GameIndexes:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(self.keys.index(), {record.id: serial})
         pipe.zadd(self.keys.index("game", record.game), {record.id: serial})
+        title = get_game(record.game).title(record.options)
+        if title is not None:
+            # A game of a title (a score sheet) is listed under its title's key too, and the key
+            # is known from its first game on (``games:titles``: key -> the game recording it).
+            pipe.zadd(self.keys.index("game", title.key), {record.id: serial})
+            pipe.hsetnx(self.keys.index("titles"), title.key, record.game)
         for name in set(record.players):
             pipe.zadd(self.keys.index("player", name), {record.id: serial})
         if record.seed_commitment:
@@ -77,6 +85,10 @@ class GameIndexes:
             key, top, "-inf", start=0, num=self.PAGE, withscores=True
         )
         return [(game_id, int(serial)) for game_id, serial in rows]
+
+    def titles(self) -> dict[str, str]:
+        """Every title key a game was created or imported under, with the game recording it."""
+        return dict(self.redis.hgetall(self.keys.index("titles")))
 
     def claim_commitment(self, commitment: str, game_id: str) -> str | None:
         """Claim a seed commitment for a game about to be imported: None once it is this game's,

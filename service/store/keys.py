@@ -6,7 +6,8 @@ Lua script can touch them all atomically:
 - ``<prefix>{id}:header``  hash: the record's header (game, players, seed, seed_salt,
   seed_commitment, options, rules_version, record_format, the tokens' digests), plus what changes
   as it is played: version, head_hash, status, finished_at, result, and ``reopened`` while
-  the figures of a finish that a retraction undid wait to be withdrawn;
+  the figures of a finish that a retraction undid wait to be withdrawn; an imported record's
+  ``source_checkpoints`` (the signed notes it came with, JSON);
 - ``<prefix>{id}:events``  stream: event N has the entry id ``0-N``, so a range of moves is a range
   of ids; fields ``body`` (the event's canonical JSON), ``at``, ``hash`` (``service.store.chain``);
 - ``<prefix>{id}:idem:<owner>:<key>``  string: the response to an append made with that

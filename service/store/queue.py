@@ -64,7 +64,13 @@ class ArchiveQueue:
     """Enqueues archive jobs for the games of one store (one key prefix)."""
 
     def __init__(
-        self, connection: redis.Redis, key_prefix: str, archive_dir: str, trim: bool
+        self,
+        connection: redis.Redis,
+        key_prefix: str,
+        archive_dir: str,
+        trim: bool,
+        signing_key: str = "",
+        signer_name: str = "",
     ) -> None:
         self.queue = Queue(archive_queue_name(key_prefix), connection=connection)
         self.job_args: dict[str, Any] = {
@@ -72,6 +78,10 @@ class ArchiveQueue:
             "archive_dir": archive_dir,
             "trim": trim,
         }
+        # The key the job signs the archived head with, and its name: the API's own, so that
+        # the note kept with the archive verifies with a key of its /keys.
+        if signing_key:
+            self.job_args.update(signing_key=signing_key, signer_name=signer_name)
 
     def enqueue(self, game_id: str) -> Job | None:
         job_id = archive_job_id(self.job_args["key_prefix"], game_id)

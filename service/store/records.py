@@ -61,6 +61,9 @@ class GameRecord:
     trimmed: bool = False
     # A retraction undid the game's finish: the figures counted then wait to be withdrawn.
     reopened: bool = False
+    # An imported record's notes as they came (``service.signing``): each
+    # ``{"checkpoint", "checkpoint_key"}``, its source's own first.
+    source_checkpoints: list[dict[str, Any]] | None = None
 
     @property
     def over(self) -> bool:

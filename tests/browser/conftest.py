@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import redis
 
+from service.signing.keys import default_key_path, make_key
 from tests.browser.helpers import CHROMIUM_ARGS, INSTALL_HINT, LiveServer, chromium_path
 from tests.conftest import make_app
 
@@ -55,6 +56,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def server(real_redis: redis.Redis, key_prefix: str, tmp_path: Path) -> Iterator[LiveServer]:
+    # The service's signing key, where `tabletape serve` would have made it: a finished game's
+    # viewer shows its signed note.
+    make_key(default_key_path(tmp_path), "tabletape.test")
     app = make_app(
         real_redis, key_prefix, DATA_DIR=str(tmp_path), ARCHIVE_DIR=str(tmp_path / "archive")
     )

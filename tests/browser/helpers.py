@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -264,3 +265,82 @@ def check_mada(page: Page, shown: dict[str, Any]) -> None:
     table = datasets(page, f"{BOARD} g.table")[0]
     assert json.loads(table["discard"]) == shown["discard"]
     assert int(table["drawPileSize"]) == shown["draw_pile_size"]
+
+
+# At a real table, with a finger, on a small screen (the contract's Pages) ----------------------
+FINGER = 44  # CSS px: WCAG 2.5.5's touch target, each way
+
+# Every control that records, as laid out now: its box, whether it is in the open sheet, whether
+# a touch can reach it (not inert); the sheet's scroll and where its question is.
+AT_A_FINGER_JS = """
+() => {
+  const picker = document.getElementById("picker");
+  const open = Boolean(picker) && !picker.hidden;
+  const modal = open && (picker.matches(":modal") || picker.getAttribute("aria-modal") === "true");
+  const wordsOf = (node) => (node.getAttribute("aria-label") || node.textContent || "")
+    .replace(/\\s+/g, " ").trim();
+  const controls = [];
+  for (const node of document.querySelectorAll("[data-records-move]")) {
+    if (!node.getClientRects().length) continue;
+    const box = node.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;
+    const inSheet = open && picker.contains(node);
+    // Reachable by a touch: not inside an inert subtree, and (a sheet being open) inside it or
+    // behind a real modal <dialog>, which makes the rest inert by itself.
+    const inert = Boolean(node.closest("[inert]"))
+      || (open && !inSheet && picker.matches(":modal"));
+    controls.push({ words: wordsOf(node), width: box.width, height: box.height, inSheet, inert });
+  }
+  let sheet = null;
+  if (open) {
+    const title = document.getElementById("picker-title").getBoundingClientRect();
+    const scrolled = [picker, ...picker.querySelectorAll("*")]
+      .reduce((most, node) => Math.max(most, node.scrollTop || 0), 0);
+    const question = document.getElementById("picker-title").textContent;
+    sheet = { modal, scrolled, titleTop: title.top, titleBottom: title.bottom,
+              height: window.innerHeight, title: question };
+  }
+  return { controls, sheet };
+}
+"""
+
+
+def check_at_a_finger(page: Page) -> None:
+    """What a finger meets now: every control that records (data-records-move) a touch can reach
+    is at least 44x44 CSS px; an open sheet is modal (nothing behind it takes a touch) and opened
+    at its top with its question in view."""
+    seen = page.evaluate(AT_A_FINGER_JS)
+    small = [
+        f"{c['words']!r} {c['width']:.0f}x{c['height']:.0f}"
+        for c in seen["controls"]
+        if not c["inert"] and (c["width"] < FINGER - 0.5 or c["height"] < FINGER - 0.5)
+    ]
+    assert not small, f"controls that record under {FINGER}x{FINGER} px: {small}"
+    sheet = seen["sheet"]
+    if sheet is not None:
+        assert sheet["modal"], f"a sheet that is not modal: {sheet['title']!r}"
+        behind = [c["words"] for c in seen["controls"] if not c["inSheet"] and not c["inert"]]
+        assert not behind, f"the page behind the sheet {sheet['title']!r} takes touches: {behind}"
+        assert sheet["scrolled"] == 0, f"the sheet {sheet['title']!r} opened scrolled"
+        assert sheet["titleTop"] >= 0 and sheet["titleBottom"] <= sheet["height"], (
+            f"the sheet's question is out of view: {sheet}"
+        )
+
+
+# The record's machinery, never in the text of the pages people read while recording: the game's
+# id, a hash or commitment, the seed or salt, "version N", seats counted from 0.
+MACHINERY = re.compile(
+    r"\bversion \d|\bseat 0\b|\bseed\b|\bsalt\b|\bcommit(ted|ment)\b|\bsha-?256\b"
+    r"|\b[0-9a-f]{12,}\b",
+    re.IGNORECASE,
+)
+
+
+def check_no_machinery(page: Page, game: dict[str, Any]) -> None:
+    """The recorder's (or a seat's) page speaks of players and moves: its visible text and its
+    title hold no id, hash, seed, salt, "version N" nor "seat 0"."""
+    said = page.evaluate("() => document.title + '\\n' + document.getElementById('main').innerText")
+    assert game["id"] not in said, f"the game's id on the page: {said!r}"
+    found = MACHINERY.findall(said)
+    where = [m.group(0) for m in MACHINERY.finditer(said)]
+    assert not found, f"the record's machinery on the page: {where} in {said!r}"

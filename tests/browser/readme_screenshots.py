@@ -1,6 +1,7 @@
 """The README's screenshots of the pages: docs/viewer-*.png, docs/recorder-<game>-phone.png (the
-recorder's first screen on a 390x844 phone, for each game), docs/recorder-picker-phone.png,
-docs/links-phone.png, docs/stats-mada.png, docs/leaderboard.png and docs/player-page.png.
+recorder's first screen on a 390x844 phone, for each game, the score sheet's pad too),
+docs/recorder-picker-phone.png, docs/links-phone.png, docs/stats-mada.png, docs/leaderboard.png
+and docs/player-page.png.
 
     python -m tests.browser.readme_screenshots [--out docs]
 
@@ -126,6 +127,25 @@ def shoot(client: redis.Redis, folder: Path, out: Path, executable: str) -> None
             phone.wait_for_selector("#links-page img.qr")
             phone.wait_for_timeout(500)
             phone.screenshot(path=str(out / "links-phone.png"))
+            # Any other game: a score sheet in teams, three rounds and a player's points in, on
+            # its score pad (a round being typed) and in its viewer with the plot of the totals.
+            sheet = create(http, game="scoresheet", players=["Ana", "Ben", "Caro", "Dan"],
+                           options={"title": "Azul", "teams": [[0, 2], [1, 3]]})  # fmt: skip
+            for move in (
+                {"type": "round", "points": [12, 4.5, -3, 7]},
+                {"type": "round", "points": [0.125, None, 10, 3]},
+                {"type": "round", "points": [5, 6, 7, 8]},
+                {"type": "score", "player": 1, "points": 20},
+            ):
+                http.post(f"/games/{sheet['id']}/events", json=move,
+                          headers={"Authorization": f"Bearer {sheet['token']}"})  # fmt: skip
+            phone.goto(f"{live.url}/games/{sheet['id']}/record#token={sheet['token']}")
+            phone.wait_for_selector(".pad-sheet tr.round")
+            phone.locator('.pad-input[data-seat="0"]').fill("8")
+            phone.screenshot(path=str(out / "recorder-scoresheet-phone.png"))
+            page.goto(f"{live.url}/games/{sheet['id']}/view")
+            page.wait_for_selector("#board .plot-line")
+            page.screenshot(path=str(out / "viewer-scoresheet.png"))
             browser.close()
     finally:
         keys = list(client.scan_iter(match=f"{prefix}*", count=1000))

@@ -238,7 +238,7 @@ def test_the_new_game_form_shows_the_api_errors_and_opens_the_recorder(
 ) -> None:
     page.goto(f"{server.url}/new")
     page.get_by_label("Mada").check()
-    page.get_by_label("Seat 0", exact=True).first.fill("Ana")
+    page.get_by_label("Player 1", exact=True).first.fill("Ana")
     page.get_by_role("button", name="Start recording").click()
     expect(page.locator("#error-players")).to_be_visible()
     expect(page.locator("#error-players")).to_contain_text("2 to 5")
@@ -381,7 +381,7 @@ def test_a_seats_link_shows_its_own_hand_and_offers_only_its_moves(
         ),
     )
     open_recorder(page, server, game, seat=0, version=2)
-    expect(page.locator("#recording-as")).to_contain_text("Recording as Ana (seat 0)")
+    expect(page.locator("#recording-as")).to_contain_text("Recording as Ana:")
     expect(page.locator("#undo")).to_be_hidden()
     expect(page.locator("#share-summary")).to_have_text("Ana's link")
 

@@ -31,6 +31,7 @@ from service.games import move_words
 from tests.browser.helpers import (
     LiveServer,
     append,
+    check_at_a_finger,
     create,
     events,
     legal,
@@ -156,6 +157,7 @@ class Touches:
         page.evaluate("() => window.scrollTo(0, 0)")
         seen: dict[str, Any] = page.evaluate(CONTROLS_JS)
         assert seen["scrolled"] == 0
+        check_at_a_finger(page)
         controls = seen["controls"]
         assert controls, f"nothing to touch at version {seen['version']}"
         first = [c for c in controls if c["top"] >= 0 and c["bottom"] <= self.height]

@@ -26,6 +26,7 @@ from service.games import move_words
 from tests.browser.helpers import (
     LiveServer,
     append,
+    check_at_a_finger,
     create,
     events,
     legal,
@@ -61,6 +62,7 @@ class Tally:
     pickers: list[str] = field(default_factory=list)
     confirmed: int = 0
     worded: int = 0  # touches that recorded a move at once, each said in the API's words
+    followed: int = 0  # turns ended with the touch before, nothing else being left to do
 
 
 def settle(page: Page) -> None:
@@ -93,6 +95,7 @@ def check_screen(page: Page, height: int) -> None:
     and no control that records is labelled with raw data."""
     controls = page.evaluate(SCREEN)
     assert controls, "nothing to touch"
+    check_at_a_finger(page)
     assert any(box["top"] >= 0 and box["bottom"] <= height for box in controls), (
         "no control that records is on the first screen"
     )
@@ -154,9 +157,15 @@ def touch_once(
     settle(page)
     if listed is None or client is None or game is None:
         return
-    if page.locator(RECORDER).get_attribute("data-version") == before:
+    after = page.locator(RECORDER).get_attribute("data-version")
+    if after == before:
         return
-    stored = events(client, game, token=True)[-1]
+    stored_all = events(client, game, token=True)
+    # Where the rules left nothing but the end of the turn, it went with the touch.
+    followed = int(after or 0) - int(before or 0) == 2
+    if followed:
+        assert stored_all[-1]["type"] == "end_turn"
+    stored = stored_all[-2 if followed else -1]
     matches = [
         (move, words)
         for move, words in zip(listed["moves"], listed["words"], strict=True)
@@ -198,8 +207,12 @@ def record_a_game(
         touch_once(page, chooser, tally, height, client, game)
         now = version_of(client, game)
         if now != version:
-            assert now == version + 1
-            tally.moves += 1
+            # One move a touch; two where the turn then had nothing left but its end.
+            assert now == version + 1 or (
+                now == version + 2 and events(client, game, token=True)[-1]["type"] == "end_turn"
+            )
+            tally.followed += now == version + 2
+            tally.moves += now - version
             version = now
         assert tally.touches < MAX_TOUCHES, "the game does not end"
         assert time.monotonic() - started < DEADLINE_S, f"too slow: {tally.moves} moves"
@@ -576,12 +589,19 @@ def test_every_move_listed_is_recorded_by_touch_about_once_a_decision(
                 break
         else:
             raise AssertionError(f"{body} was not recorded")
-        stored = events(client, game, token=True)[-1]
+        stored_all = events(client, game, token=True)
+        # The end of a turn with nothing else left to do goes with the touch before it.
+        followed = version_of(client, game) == version + 2
+        if followed:
+            assert stored_all[-1]["type"] == "end_turn"
+        stored = stored_all[-2 if followed else -1]
         assert {name: stored[name] for name in body} == body and set(stored) - set(body) <= {
             "seq", "at", "hash", "void"
         }, (stored, body)  # fmt: skip
-        moves += 1
-        expect(page.locator(RECORDER)).to_have_attribute("data-version", str(version + 1))
+        moves += 1 + followed
+        expect(page.locator(RECORDER)).to_have_attribute(
+            "data-version", str(version + 1 + followed)
+        )
         settle(page)
         assert time.monotonic() - started < DEADLINE_S, f"too slow: {moves} moves"
     assert client.get(f"/games/{game['id']}").json["status"] == "finished"
@@ -601,3 +621,45 @@ def said_alike(page: Page, stored: list[dict[str, Any]], sent: list[str]) -> Non
         assert not RAW.search(line.replace("_", "")), line
     shown = page.locator("#recent li .text").all_text_contents()
     assert shown and shown == said[-len(shown) :]
+
+
+def test_a_turn_with_nothing_left_but_its_end_ends_with_the_touch_before(
+    page: Page, server: LiveServer
+) -> None:
+    """Where the rules leave nothing to decide after a move but the end of the turn, the end goes
+    with that move's touch (one touch, two moves, both said); an Undo then takes back the end
+    alone, and the page does not end the turn again by itself."""
+    client = server.client
+    options = {"chance": "seeded", "health": 4}
+    game = new_game(client, 3, options)
+    chooser = random.Random(2)
+    state = MADCALA.new_game(len(PLAYERS), 3, options)
+    wanted = None
+    for _ in range(400):
+        listed = MADCALA.legal_moves(state)
+        ending = [
+            move for move in listed
+            if move["type"] != "end_turn"
+            and [m["type"] for m in MADCALA.legal_moves(MADCALA.apply(state, move))] == ["end_turn"]
+        ]  # fmt: skip
+        if ending:
+            wanted = ending[0]
+            break
+        move = chooser.choice(listed)
+        assert append(client, game, move).status_code == 201
+        state = MADCALA.apply(state, move)
+    assert wanted is not None, "no move leaves only the end of the turn"
+    version = version_of(client, game)
+    open_recorder(page, server, game, version=version)
+    page.evaluate("(move) => window.Tabletape.recorder.record(move)", wanted)
+    expect(page.locator(RECORDER)).to_have_attribute("data-version", str(version + 2))
+    settle(page)
+    stored = events(client, game, token=True)
+    assert stored[-1]["type"] == "end_turn" and stored[-2]["type"] == wanted["type"]
+    expect(page.locator("#record-status")).to_contain_text(f"move {version + 1}")
+    expect(page.locator("#record-status")).to_contain_text(f"then move {version + 2}")
+    page.locator("#undo").click()
+    expect(page.locator(RECORDER)).to_have_attribute("data-version", str(version + 3))
+    settle(page)
+    page.wait_for_timeout(500)
+    assert version_of(client, game) == version + 3

@@ -29,6 +29,7 @@ from tests.browser.helpers import (
     LiveServer,
     append,
     auth,
+    check_at_a_finger,
     create,
     events,
     legal,
@@ -110,6 +111,7 @@ class Touches:
             RECORDS,
         )
         height = self.page.viewport_size["height"] if self.page.viewport_size else 844
+        check_at_a_finger(self.page)
         assert any(c["shown"] and c["top"] >= 0 and c["bottom"] <= height for c in controls), (
             f"no control that records on the first screen: {controls}"
         )

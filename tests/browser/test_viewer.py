@@ -447,20 +447,28 @@ def test_the_viewer_of_a_finished_game_shows_the_seed_commitment(
 ) -> None:
     client = server.client
     game = new_game(client, "madcala")
-    # While the game is on, the header shows the commitment, not the seed.
+    # While the game is on, "Check this record" shows the commitment, not the seed; the first
+    # screen shows neither.
     page.goto(f"{server.url}/games/{game['id']}/view")
-    expect(page.locator(".meta code.commitment")).to_have_text(f"{game['seed_commitment'][:16]}…")
+    check = page.locator("details#check-record")
+    expect(check.locator("code.commitment")).to_be_hidden()
+    check.locator("summary").click()
+    expect(check.locator("code.commitment")).to_have_text(game["seed_commitment"])
     expect(page.locator("#commitment")).to_have_count(0)
-    assert "seed 7" not in (page.locator(".meta").text_content() or "")
+    expect(check.locator("code.seed")).to_have_count(0)
+    assert game["seed_commitment"][:12] not in (page.locator(".game-head").text_content() or "")
 
     play(client, game)
     page.goto(f"{server.url}/games/{game['id']}/view")
     paragraph = page.locator("#commitment")
+    expect(paragraph).to_be_hidden()
+    page.locator("details#check-record summary").click()
     expect(paragraph).to_be_visible()
     expect(paragraph).to_contain_text("committed to before the first move")
     expect(paragraph).to_contain_text(game["seed_commitment"])
     expect(paragraph).to_contain_text("Check passed")
-    expect(page.locator(".meta")).to_contain_text("seed 7")
+    expect(page.locator("details#check-record code.seed")).to_have_text("7")
+    assert "seed" not in (page.locator(".game-head").text_content() or "").lower()
 
 
 BIG_SEED = 18446744073709551615  # 2**64 - 1: far above 2**53, where a JS Number rounds

@@ -22,7 +22,7 @@ from domain.mada.catalog import DEFAULT_CATALOG as MADA_CATALOG
 from domain.madcala.catalog import DEFAULT_CATALOG as MADCALA_CATALOG
 from domain.sifaka.catalog import DEFAULT_CATALOG as SIFAKA_CATALOG
 from domain.viewers import PUBLIC, RECORDER, Viewer, seat
-from tests.support.games import free_move, options_of
+from tests.support.games import options_of
 
 # (game, players, options, most moves): small Madcala health, so that random duels end.
 GAMES = [
@@ -63,7 +63,7 @@ def playout(game: Game[Any], players: int, options: dict[str, Any], limit: int) 
         moves = game.legal_moves(state)
         free = game.free_types(state, RECORDER)
         if free and chooser.random() < 0.9:
-            moves = [free_move(chooser.choice(free), players, chooser)]
+            moves = [game.free_move(state, chooser.choice(free), chooser.randrange)]
         if not moves:
             return
         event = chooser.choice(moves)

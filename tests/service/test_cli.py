@@ -64,6 +64,24 @@ def test_simulate_records_complete_games_that_replay_prints_move_by_move(
     assert "next " in shown.stdout and "round 2" in shown.stdout
 
 
+def test_simulate_makes_score_sheets_of_titles_to_their_end(env: dict[str, str], app: Flask) -> None:
+    done = run_cli(env, "simulate", "scoresheet", "-n", "6", "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    client = app.test_client()
+    titles = set()
+    for game_id in simulated_ids(done.stdout):
+        record = client.get(f"/games/{game_id}").json
+        assert record["status"] == "finished" and record["game"] == "scoresheet"
+        assert client.get(f"/games/{game_id}/audit").json["ok"] is True
+        titles.add(record["options"]["title"])
+        events = client.get(f"/games/{game_id}/events").json["events"]
+        # Points written down before the end, as a score pad fills.
+        assert events[-1]["type"] == "end"
+        if record["options"].get("scoring", "highest") != "none":
+            assert {"score", "round"} & {event["type"] for event in events}
+    assert len(titles) > 1
+
+
 def test_simulate_with_a_seed_records_the_same_games_again(env: dict[str, str], app: Flask) -> None:
     runs = [run_cli(env, "simulate", "sifaka", "-n", "2", "--players", "3", "--seed", "3")
             for _ in range(2)]  # fmt: skip

@@ -34,6 +34,8 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/games/{game_id}/legal", "get"): {401, 404, 429, 503},
     ("/games/{game_id}/audit", "get"): {401, 404, 429, 503},
     ("/games/{game_id}/export", "get"): {401, 404, 429, 503},
+    ("/games/{game_id}/checkpoint", "get"): {401, 404, 429, 503},
+    ("/keys", "get"): {429, 503},
     ("/games/{game_id}/links", "get"): {401, 403, 404, 429, 503},
     ("/games/{game_id}/seats/{seat}/token", "post"): {401, 403, 404, 429, 503},
     ("/games/{game_id}/stream", "get"): {400, 401, 404, 429, 503},
@@ -44,6 +46,7 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/players/{name}/stats", "get"): {400, 429, 503},
     ("/players/{a}/versus/{b}", "get"): {400, 429, 503},
     ("/ratings/{game}", "get"): {400, 404, 429, 503},
+    ("/titles", "get"): {429, 503},
     ("/players/{name}/ratings/{game}/history", "get"): {404, 429, 503},
     ("/health", "get"): {429, 503},
 }
@@ -61,6 +64,7 @@ PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
     ("/games/{game_id}/legal", "get"): {("header", "Authorization")},
     ("/games/{game_id}/audit", "get"): {("header", "Authorization")},
     ("/games/{game_id}/export", "get"): {("header", "Authorization")},
+    ("/games/{game_id}/checkpoint", "get"): {("header", "Authorization")},
     ("/games/{game_id}/links", "get"): {("header", "Authorization")},
     ("/games/{game_id}/seats/{seat}/token", "post"): {("header", "Authorization")},
     ("/games/{game_id}/events", "post"): {
@@ -180,6 +184,11 @@ def test_the_stream_is_documented_as_server_sent_events(document: dict[str, Any]
     answer = document["paths"]["/games/{game_id}/stream"]["get"]["responses"]["200"]
     assert set(answer["content"]) == {"text/event-stream"}
     assert "Last-Event-ID" in answer["description"] and "event: end" in answer["description"]
+
+
+def test_the_checkpoint_is_documented_as_plain_text(document: dict[str, Any]) -> None:
+    answer = document["paths"]["/games/{game_id}/checkpoint"]["get"]["responses"]["200"]
+    assert set(answer["content"]) == {"text/plain; charset=utf-8"}
 
 
 def nodes(node: Any) -> Iterator[dict[str, Any]]:

@@ -19,11 +19,15 @@ On fakeredis: the contract is the same on a real server, which the other tests c
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 import random
+import shutil
+import tempfile
 import zlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import fakeredis
@@ -37,6 +41,7 @@ from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi import checks
 from schemathesis.specs.openapi.converter import to_json_schema
 
+from service.signing.keys import make_key
 from tests.conftest import make_app
 
 CHECKS = [
@@ -178,11 +183,18 @@ class Aim:
         return pick(moves, generated, "move") if moves else body
 
 
+# The service's signing key, in a folder of the test's own (removed at exit): notes are answered.
+KEYS = Path(tempfile.mkdtemp(prefix="tabletape-conformance-keys-"))
+atexit.register(shutil.rmtree, KEYS, True)
+make_key(KEYS / "key", "conformance")
+
 # Built when the module is collected, as schemathesis reads the document then. Nothing is written
-# outside fakeredis: no worker runs, so no game is archived.
+# outside fakeredis and KEYS: no worker runs, so no game is archived.
 app = make_app(
     fakeredis.FakeRedis(decode_responses=True),
     "conformance:",
+    SIGNING_KEY=str(KEYS / "key"),
+    SIGNER_NAME="conformance",
     # A live stream sends what is recorded, then closes at once rather than wait for more.
     STREAM_SECONDS=0,
 )

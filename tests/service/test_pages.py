@@ -39,8 +39,10 @@ def test_the_index_lists_the_recent_games_newest_first(client: FlaskClient) -> N
     page = response.get_data(as_text=True)
     assert page.index(second["id"]) < page.index(first["id"])
     assert f'href="/games/{first["id"]}/view"' in page
+    # The statistics menu: every game with rules (not the score sheet, whose games count under
+    # their titles).
     for name in game_names():
-        assert f'href="/stats/{name}/view"' in page
+        assert (f'href="/stats/{name}/view"' in page) == (name != "scoresheet")
     assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
 
 
@@ -106,7 +108,7 @@ def test_every_game_has_a_renderer_and_the_assets_are_served(client: FlaskClient
     drawings = [f"games/{game}/{game}.js" for game in game_names()]
     # The modules the pages share (written once, imported by the viewer and the recorder), and
     # the modules of a game's drawing besides its own <game>.js.
-    shared = ["lib/client.js", "lib/draw.js", "lib/follow.js", "lib/picker.js"]
+    shared = ["lib/client.js", "lib/draw.js", "lib/follow.js", "lib/picker.js", "lib/zoom.js"]
     parts = [f"games/{game}/{game}-{part}.js" for game in ("mada", "madcala", "sifaka")
              for part in ("draw", "touch")]  # fmt: skip
     for name in ("viewer.js", "record.js", "tabletape.css", *shared, *drawings, *parts):

@@ -14,7 +14,6 @@ from flask.testing import FlaskClient
 
 from tests.conftest import make_app
 from tests.support.api import append, assert_error, auth, create
-from tests.support.games import free_move
 from tests.support.workers import drain
 
 PLAYERS = ["Ana", "Ben", "Caro", "Dan"]
@@ -48,6 +47,18 @@ def test_a_score_sheet_is_created_with_its_title_and_key(client: FlaskClient) ->
     assert shown["totals"] == [0, 0] and shown["rounds"] == 0
     assert shown["bgg_id"] == 173346 and shown["scoring"] == "highest"
     assert shown["finished"] is False
+
+
+def test_a_score_sheet_takes_1_to_20_players(client: FlaskClient) -> None:
+    names = [f"Player {number}" for number in range(1, 22)]
+    for count in (1, 20):
+        game = create(client, game="scoresheet", players=names[:count], options={"title": "Uno"})
+        assert len(game["players"]) == count
+    too_many = client.post(
+        "/games", json={"game": "scoresheet", "players": names, "options": {"title": "Uno"}}
+    )
+    assert_error(too_many, 400, "invalid_request")
+    assert "20" in too_many.json["error"]["message"]
 
 
 @pytest.mark.parametrize(
@@ -205,6 +216,25 @@ def test_a_retraction_takes_back_the_last_entry(client: FlaskClient) -> None:
     append(client, game, {"type": "score", "player": 1, "points": 9})
     assert append(client, game, {"type": "retract"}).status_code == 201
     assert state(client, game)["totals"] == [5, 0]
+
+
+def random_points(chooser: random.Random) -> int | float:
+    """Points as people write them down, thousandths included: the sums must stay exact."""
+    whole, kind = chooser.randint(-5, 40), chooser.random()
+    if kind < 0.7:
+        return whole
+    return whole + 0.5 if kind < 0.9 else round(whole + chooser.randint(1, 999) / 1000, 3)
+
+
+def free_move(kind: str, players: int, chooser: random.Random) -> dict[str, Any]:
+    if kind == "score":
+        return {
+            "type": "score",
+            "player": chooser.randrange(players),
+            "points": random_points(chooser),
+        }
+    row = [None if chooser.random() < 0.1 else random_points(chooser) for _ in range(players)]
+    return {"type": "round", "points": row}
 
 
 def random_sheet(client: FlaskClient, seed: int) -> dict[str, Any]:

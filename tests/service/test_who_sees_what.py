@@ -153,6 +153,8 @@ def check_a_viewer_mid_game(table: Table, viewer: Any, secrets: list[str]) -> No
     answers.append(legal)
 
     assert_error(table.get(f"{table.url}/export", viewer), 401, "unauthorized")
+    # The signed note names the head hash: the recorder's alone until the end.
+    assert_error(table.get(f"{table.url}/checkpoint", viewer), 401, "unauthorized")
     audit = table.get(f"{table.url}/audit", viewer)
     assert audit.json["ok"] is True and audit.json["head_hash"] is None
     answers.append(audit)
@@ -298,7 +300,8 @@ def test_a_token_of_another_game_is_401_on_every_request(client: FlaskClient) ->
     move = table.get(f"{table.url}/legal", "recorder").json["moves"][0]
     assert_error(client.post(f"{table.url}/events", json=move, headers=foreign), 401,
                  "unauthorized")  # fmt: skip
-    for path in ("", "/state", "/events", "/legal", "/audit", "/export", "/stream"):
+    for path in ("", "/state", "/events", "/legal", "/audit", "/export", "/checkpoint",
+                 "/stream"):  # fmt: skip
         assert_error(client.get(f"{table.url}{path}", headers=foreign), 401, "unauthorized")
     assert stored_version(table) == 0
 

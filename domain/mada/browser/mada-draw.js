@@ -22,6 +22,9 @@ function faceUp(card, x, y, cards) {
   if (typeof card === "number") {
     group.append(svg("rect", { x, y, width: CARD_W, height: CARD_H, rx: 5, class: "card-face", fill: "#fff", stroke: "#5b6068" }));
     group.append(text(x + CARD_W / 2, y + 30, card, { "text-anchor": "middle", "font-size": 22, "font-weight": 700 }));
+    // Its value in the top-left corner too, as on a card held fanned: a card half under the next
+    // one (a stack set aside on a phone) still shows it.
+    group.append(text(x + 2.5, y + 10, card, { "font-size": 9, "font-weight": 700, class: "corner" }));
     const pears = pearsOf(card, cards);
     const shown = Math.min(pears, 6);
     const step = 6.2;
@@ -79,7 +82,8 @@ function draw(board, state, ctx) {
   const cards = ctx.cards || {};
   const seats = state.hand_sizes.length;
   const narrow = ctx.narrow;
-  const width = narrow ? 380 : 680;
+  // On a phone, narrow enough that the cards drawn at a finger's size (lib/zoom.js) fit the width.
+  const width = narrow ? 370 : 680;
   const rowHeight = narrow ? 108 : 118;
   const tableHeight = 92;
   const height = tableHeight + seats * (rowHeight + 8) + 4;
@@ -106,7 +110,9 @@ function draw(board, state, ctx) {
   const info = narrow ? 190 : 220;
   table.append(text(info, 30, `Round ${state.round}`, { class: "label" }));
   let turn;
-  if (state.status === "finished") {
+  if (state.status === "abandoned") {
+    turn = "Game abandoned";
+  } else if (state.status === "finished") {
     const names = (state.winners || []).map((seat) => ctx.players[seat]);
     turn = names.length ? `Game over: ${names.join(" and ")} won` : "Game over";
   } else if (state.pending) {
@@ -146,17 +152,17 @@ function draw(board, state, ctx) {
     let heading = name;
     if (score !== null) heading += ` · score ${score}`;
     if (winner) heading += " · winner";
-    if (current && state.status !== "finished") heading += " · to play";
+    if (current && state.status === "active") heading += " · to play";
     group.append(text(28, top + 21, heading, { class: "label" }));
 
     // Hand, pile, set aside: side by side, narrower (and overlapping more) on a phone.
     const handX = 10;
     const handY = top + (narrow ? 42 : 44);
-    const asideX = narrow ? 302 : 474;
+    const asideX = narrow ? 296 : 474;
     const asideWidth = width - asideX - 10;
-    const pileX = narrow ? 142 : 216;
+    const pileX = narrow ? 140 : 216;
     const pileY = handY;
-    const pileWidth = narrow ? 150 : 246;
+    const pileWidth = narrow ? 146 : 246;
     const asideWords = narrow ? "Aside" : "Set aside";
     group.append(text(handX, handY - 6, `Hand (${state.hand_sizes[seat]})`, { class: "caption" }));
     group.append(text(pileX, pileY - 6, `Pile (${pile.length})`, { class: "caption" }));

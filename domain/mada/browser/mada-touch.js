@@ -398,8 +398,8 @@ async function pickDeal(table, seat) {
   const name = seatWords(seat, table.players);
   const deals = table.moves.filter((move) => move.type === "deal");
   const pool = Array.isArray(table.state.unseen) ? table.state.unseen : null;
-  const chosen = [];
-  for (let step = 0; step < 3; step += 1) {
+  // One sheet for the seat's three cards: each touch adds one (Back takes it back).
+  const optionsOf = (chosen) => {
     const fits = deals.filter((move) => within(chosen, move.cards));
     const next = [];
     for (const move of fits) {
@@ -407,19 +407,22 @@ async function pickDeal(table, seat) {
       for (const card of chosen) rest.splice(rest.findIndex((item) => same(item, card)), 1);
       next.push(...rest);
     }
-    const options = inDeckOrder(distinct(next)).map((card) => ({
+    return inDeckOrder(distinct(next)).map((card) => ({
       label: cardName(card),
       value: card,
       picture: cardPicture(card, table.cards),
       count: pool ? countOf(pool, card) - countOf(chosen, card) : 1,
     }));
-    const so = chosen.length ? ` (so far ${listWords(chosen.map(aCard))})` : "";
-    const card = await table.pick({ title: `${name}'s ${ordinal(step + 1)} card of 3${so}`, options });
-    if (card === null || card === undefined) {
-      table.focus();
-      return;
-    }
-    chosen.push(card);
+  };
+  const chosen = await table.pickMany({
+    count: 3,
+    titleOf: (so) => `${name}'s cards: the ${ordinal(so.length + 1)} of 3`,
+    noteOf: (so) => (so.length ? `So far: ${listWords(so.map(aCard))}.` : "Touch each card dealt, in any order."),
+    optionsOf,
+  });
+  if (!chosen) {
+    table.focus();
+    return;
   }
   const move = deals.find((item) => item.cards.length === chosen.length && within(chosen, item.cards));
   if (move) table.record(move);

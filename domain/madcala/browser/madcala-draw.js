@@ -5,12 +5,15 @@ import { humanize, plural, svg, text } from "../../lib/draw.js";
 // Two sizes: a phone's screen gets a narrower, more compact drawing (the plates on an ellipse,
 // the seats' panels short), so that it is drawn large enough to touch.
 const WIDE = {
-  width: 500, rx: 160, ry: 160, plate: 38, card: 150, cardH: 40, name: 22, label: 11, panel: 150,
+  width: 500, rx: 160, ry: 160, plate: 38, card: 150, cardH: 40, name: 25, label: 11, panel: 150,
   headingY: 21, barY: 32, barH: 14, bar: 220, cardsY: 54, handY: 112, handH: 18, gap: 30,
 };
+// On a phone every card and plate is at least 52 units each way: drawn to the screen's width (about
+// 0.9 CSS px a unit), each stays at a finger's size (44x44 px); the board is then taller than the
+// screen and its frame scrolls (lib/zoom.js).
 const NARROW = {
-  width: 400, rx: 166, ry: 128, plate: 31, card: 124, cardH: 40, name: 18, label: 9.5, panel: 110,
-  headingY: 17, barY: 24, barH: 6, bar: 280, cardsY: 35, handY: 80, handH: 25, gap: 10,
+  width: 400, rx: 166, ry: 128, plate: 31, card: 124, cardH: 54, name: 18, label: 9.5, panel: 156,
+  headingY: 17, barY: 24, barH: 6, bar: 280, cardsY: 35, handY: 95, handH: 54, gap: 10,
 };
 const EFFECT_LABELS = {
   home: "Home",
@@ -83,7 +86,10 @@ function plate(state, space, ctx) {
   group.append(text(x, y - r * 0.52, EFFECT_LABELS[effect] || humanize(effect), {
     "text-anchor": "middle", "font-size": L.label, "font-weight": home ? 700 : 600,
   }));
-  group.append(text(x, y + r * 0.82, `${space}`, { "text-anchor": "middle", class: "small" }));
+  // One numbering with the moves' words: each side's plates from its Home, the 1st ("the 3rd
+  // plate" is the plate drawn 3); the Home is named, not numbered.
+  const place = space % 6;
+  if (!home) group.append(text(x, y + r * 0.82, `${place + 1}`, { "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#4a5058" }));
   const tokens = [];
   [0, 1].forEach((seat) => {
     if (cell.normal[seat] > 0) {
@@ -96,7 +102,8 @@ function plate(state, space, ctx) {
   });
   const step = tokens.length > 2 ? 20 : 24;
   tokens.forEach((make, index) => group.append(make(x + (index - (tokens.length - 1) / 2) * step)));
-  const words = [`space ${space} (${home ? "Home" : humanize(effect)}, ${ctx.players[owner]}'s side)`];
+  const ordinal = ["1st", "2nd", "3rd", "4th", "5th", "6th"][place];
+  const words = [home ? `${ctx.players[owner]}'s Home` : `${ctx.players[owner]}'s ${ordinal} plate (${EFFECT_WORDS[effect] || humanize(effect)})`];
   const held = [0, 1].filter((seat) => cell.normal[seat] || cell.doubler[seat]).map((seat) =>
     `${ctx.players[seat]} ${cell.normal[seat]}${cell.doubler[seat] ? " and the Doubler" : ""}`);
   words.push(held.length ? held.join(", ") : "empty");
@@ -121,12 +128,32 @@ function plusOneCard(card, x, y, ctx, seat) {
     stroke: corrupted ? "#6a3fa0" : ctx.colours[seat], "stroke-width": 1.5,
   }));
   const ink = up ? null : "on-dark";
-  group.append(text(x + 6, y + 15, name.length > L.name ? name.slice(0, L.name - 1) + "…" : name, { "font-size": 11, "font-weight": 600, class: ink }));
+  // The whole name: on two lines where the card is tall enough, else cut short.
+  const lines = L.cardH >= 50 ? wrap(name, L.name, 2) : [name.length > L.name ? name.slice(0, L.name - 1) + "…" : name];
+  lines.forEach((line, index) => group.append(text(x + 6, y + 15 + index * 13, line, { "font-size": 11, "font-weight": 600, class: ink })));
   let detail = corrupted ? `Corrupted · ${plural(card.shards, "Shard")}` : `Refreshable · cost ${info.cost ?? "?"}`;
   if (!up) detail = corrupted ? "spent" : "face down";
-  group.append(text(x + 6, y + 31, detail, { "font-size": 10, class: ink || "small" }));
+  group.append(text(x + 6, y + L.cardH - 9, detail, { "font-size": 10, class: ink || "small" }));
   const effects = (info.effects || []).map(humanize).join(", ");
   return titledLast(group, `${name}: ${corrupted ? "Corrupted" : "Refreshable"}, ${up ? "face up" : "face down"}${corrupted ? `, ${plural(card.shards, "Shard")} left` : ""}${effects ? `; ${effects}` : ""}`);
+}
+
+/** ``words`` in at most ``most`` lines of ``fits`` characters, the last cut short if it must. */
+function wrap(words, fits, most) {
+  const lines = [];
+  let line = "";
+  for (const word of String(words).split(" ")) {
+    if (line && (line + " " + word).length > fits) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  if (lines.length > most) {
+    const rest = lines.slice(most - 1).join(" ");
+    lines.splice(most - 1, lines.length, rest.length > fits ? rest.slice(0, fits - 1) + "…" : rest);
+  }
+  return lines.map((item) => (item.length > fits ? item.slice(0, fits - 1) + "…" : item));
 }
 
 function commonerChip(id, x, y, width, ctx) {
@@ -134,10 +161,13 @@ function commonerChip(id, x, y, width, ctx) {
   const names = ctx.cards.commoners || {};
   const label = (names[id] && names[id].name) || humanize(id);
   const fits = Math.max(4, Math.floor((width - 10) / 6.2));
-  const shown = label.length > fits ? label.slice(0, fits - 1) + "…" : label;
+  // A tall chip holds the name on up to three lines; a short one cuts it.
+  const most = Math.max(1, Math.floor((L.handH - 6) / 14));
+  const lines = wrap(label, fits, most);
+  const first = y + L.handH / 2 + 4 - ((lines.length - 1) * 14) / 2;
   return titledLast(svg("g", { class: "commoner", "data-card": id },
     svg("rect", { x, y, width, height: L.handH, rx: 4, fill: "#fff8e1", stroke: "#8a5a00" }),
-    text(x + 5, y + L.handH / 2 + 4, shown, { "font-size": 11 })
+    ...lines.map((line, index) => text(x + 5, first + index * 14, line, { "font-size": 11 }))
   ), `${label}: ${((names[id] && names[id].effects) || []).map(humanize).join(", ")}`);
 }
 
@@ -164,7 +194,7 @@ function panel(state, seat, top, ctx) {
   group.append(svg("circle", { cx: 16, cy: top + L.headingY - 5, r: 7, fill: ctx.colours[seat] }));
   let heading = `${name} · ${guest.name}`;
   if (winner) heading += " · winner";
-  else if (current && state.status !== "finished") heading += " · to play";
+  else if (current && state.status === "active") heading += " · to play";
   group.append(text(28, top + L.headingY, heading, { class: "label" }));
 
   // Health bar.
@@ -252,7 +282,9 @@ function draw(board, state, frame) {
   // The centre: whose turn, the Commoner deck and discard.
   const centre = svg("g", { class: "centre", "data-turn": state.turn, "data-deck-size": state.commoner_deck_size });
   let turn;
-  if (state.status === "finished") {
+  if (state.status === "abandoned") {
+    turn = "Game abandoned";
+  } else if (state.status === "finished") {
     const names = (state.winners || []).map((seat) => ctx.players[seat]);
     turn = state.draw ? "Game over: a draw" : `Game over: ${names.join(" and ")} won`;
   } else {
@@ -260,7 +292,7 @@ function draw(board, state, frame) {
   }
   centre.append(text(WIDTH / 2, centreY - 30, `Turn ${state.turn}`, { "text-anchor": "middle", class: "label" }));
   centre.append(text(WIDTH / 2, centreY - 12, turn, { "text-anchor": "middle", "font-size": 13 }));
-  if (state.status !== "finished") {
+  if (state.status === "active") {
     const doing = state.moved ? "moved; may act, then end the turn" : "has not moved yet";
     centre.append(text(WIDTH / 2, centreY + 6, doing, { "text-anchor": "middle", class: "small" }));
   }

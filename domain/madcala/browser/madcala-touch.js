@@ -279,6 +279,21 @@ function recording(table, session) {
     const buys = byType.get("buy_commoner") || [];
     const ends = byType.get("end_turn") || [];
 
+    // What to touch now, in the rulebook's words (the line the other games have too).
+    if (!mode) {
+      const name = t.players[seat];
+      const may = [];
+      if (plusOnes.size) may.push("use a Plus-One card");
+      if (commoners.size) may.push("play a Commoner");
+      if (buys.length) may.push("buy a Commoner");
+      let words;
+      if (sows.has("null")) words = `${name} has no Shard to move: add Shards from the reserve.`;
+      else if (sows.size) words = `${name}'s turn: touch a plate of ${name}'s side to move its Shards${may.length ? ` (or first ${listWords(may, "or")})` : ""}.`;
+      else if (may.length) words = `${name} has moved: ${listWords(may, "or")}, or end the turn.`;
+      else words = `${name} has nothing left to do: end the turn.`;
+      t.hint(words, null, "madcala-hint");
+    }
+
     // Sowing: a plate of the mover's side.
     for (const [key, moves] of sows) {
       const space = JSON.parse(key);
@@ -535,7 +550,18 @@ function record(t) {
   if (!memory.session || memory.session.key !== key) memory.session = { key, mode: null, action: null, renders: 0 };
   if (!t.drawn || !t.drawn.plates) return false;
   recording(t, memory.session)();
+  // A turn with nothing left to do but its end: the end goes with the touch just recorded (the
+  // page records it only then, never on its own, so an Undo is not undone).
+  const [only] = t.moves;
+  if (t.moves.length === 1 && only.type === "end_turn" && !(t.ending && t.ending[0]) && typeof t.follow === "function") {
+    t.follow(only);
+  }
   return true;
+}
+
+/** "a, b or c" */
+function listWords(items, last) {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} ${last} ${items[items.length - 1]}` : items.join("");
 }
 
 export { record };

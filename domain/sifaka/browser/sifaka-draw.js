@@ -121,7 +121,9 @@ function draw(board, state, ctx) {
 
   // Header: whose turn, what is left.
   let turn;
-  if (state.status === "finished") {
+  if (state.status === "abandoned") {
+    turn = "Game abandoned";
+  } else if (state.status === "finished") {
     const names = (state.winners || []).map((seat) => ctx.players[seat]);
     turn = `Game over: ${names.join(" and ")} won`;
   } else {
@@ -181,7 +183,7 @@ function draw(board, state, ctx) {
     pawnCentres[seat] = [px(pawn.x) + CELL / 2 + shift, py(pawn.y) + CELL / 2 + (together.length > 1 ? shift / 2 : 0)];
     const node = svg("g", { class: "pawn", "data-seat": seat, "data-x": pawn.x, "data-y": pawn.y, "data-facing": pawn.facing },
       pawnShape(px(pawn.x) + CELL / 2 + shift, py(pawn.y) + CELL / 2 + (together.length > 1 ? shift / 2 : 0), colour, pawn.facing,
-        state.current_player === seat && state.status !== "finished"));
+        state.current_player === seat && state.status === "active"));
     board.append(titled(node, `${ctx.players[seat]}'s ${colours[seat]} sifaka at (${pawn.x}, ${pawn.y}) facing ${DIRECTION[pawn.facing]}`));
     lines.push(`${ctx.players[seat]}'s ${colours[seat]} sifaka is at (${pawn.x}, ${pawn.y}) facing ${DIRECTION[pawn.facing]}.`);
   });
@@ -233,8 +235,8 @@ function draw(board, state, ctx) {
       cards[String(hand)].forEach((box, index) => {
         handGroup.append(boxShape(box, x0 + (index % 2) * mini, top + 8 + Math.floor(index / 2) * mini, mini));
       });
-      handGroup.append(text(x0 + 2 * mini + 6, top + 30, `#${hand}`, { class: "small" }));
-      row.append(titled(handGroup, `card ${hand} in hand: ${cards[String(hand)].map(boxWords).join(", ")}`));
+      // The tile shown by its picture, as at the table: no number of the catalog's beside it.
+      row.append(titled(handGroup, `the Terrain card in hand: ${cards[String(hand)].map(boxWords).join(", ")}`));
     } else if (state.hand_sizes[seat]) {
       row.append(titled(svg("rect", { x: inner - PAD - 40, y: top + 8, width: 34, height: 34, rx: 3, class: "card-back" }), "a card in hand, hidden"));
     }

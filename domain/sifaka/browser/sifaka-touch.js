@@ -171,7 +171,21 @@ function cardOptions(ids, cards) {
     ids: group.ids,
     picture: group.boxes ? cardPicture(group.boxes) : cardBackPicture,
     count: group.ids.length,
+    features: group.boxes ? cardFeatures(group.boxes) : {},
   }));
+}
+
+/** What a person sees on a Terrain card in hand, to narrow the picker's many cards: its mango's
+ * colour, how many palm trees, how many arrows. */
+function cardFeatures(boxes) {
+  const mangoes = boxes.filter((box) => box.kind === "mango").map((box) => MANGO_WORDS[box.mango] || box.mango);
+  const palms = boxes.reduce((sum, box) => sum + (box.kind === "palms" ? box.palms : 0), 0);
+  const arrows = boxes.filter((box) => box.kind === "arrow").length;
+  return {
+    Mango: mangoes.length ? mangoes.join(" and ") : "none",
+    Palms: String(palms),
+    Arrows: String(arrows),
+  };
 }
 
 

@@ -4,6 +4,12 @@
  * per seat (the same page with that seat's token) and the viewer's (no token). The fragment is
  * never sent to the server; the pages send the token as an Authorization header only.
  *
+ * The shared fields (seed, chance, first player, catalog) are shown and sent only for a game that
+ * takes them (data-takes, its options schema's names: any other option is refused); a game's own
+ * fields are those its package declares (Game.option_fields, their kinds in domain/words.py). A
+ * title field with suggestions offers the titles played before (GET /titles), if the service
+ * answers it: without it, the field is a plain one.
+ *
  * A service that sets WRITE_KEY answers a creation without it 401: the page then asks for the key
  * (a password field), sends it as the Bearer token, and keeps it in localStorage once the service
  * took it, so that it is asked once per device. A kept key the service refuses is forgotten.
@@ -11,6 +17,14 @@
 "use strict";
 
 (function () {
+  /** What the form itself finds wrong before sending, said as the API says it. */
+  class FormError extends Error {
+    constructor(message, details) {
+      super(message);
+      this.details = details;
+    }
+  }
+
   function start() {
     const form = document.getElementById("new-game");
     if (!form) return;
@@ -73,13 +87,32 @@
       return names;
     }
 
+    // The shared fields, each shown for a game that takes the option named (the seed goes with
+    // chance: a game without chance has nothing for it to decide).
+    const SHARED = { "field-seed": "chance", "field-chance": "chance", "field-first_player": "first_player", "field-catalog": "catalog" };
+    // Player rows shown at least (more appear as they are filled, up to the game's most).
+    const ROWS_SHOWN = 5;
+
+    function takes(option) {
+      return (chosenGame().dataset.takes || "").split(" ").includes(option);
+    }
+
     /** Show the fields the chosen game has: its seats, its options. */
     function showFields() {
       const game = chosenGame();
       const name = game.value;
       const most = Number(game.dataset.max);
-      for (const row of form.querySelectorAll("#field-players .player-row")) {
-        row.hidden = Number(row.dataset.seat) >= most;
+      const rows = [...form.querySelectorAll("#field-players .player-row")];
+      let lastFilled = -1;
+      rows.forEach((row, seat) => {
+        if (row.querySelector("input").value.trim()) lastFilled = seat;
+      });
+      for (const row of rows) {
+        const seat = Number(row.dataset.seat);
+        row.hidden = seat >= most || (seat >= ROWS_SHOWN && seat > lastFilled + 1);
+      }
+      for (const [id, option] of Object.entries(SHARED)) {
+        document.getElementById(id).hidden = !takes(option);
       }
       for (const node of form.querySelectorAll("[data-games]")) {
         node.hidden = !node.dataset.games.split(" ").includes(name);
@@ -88,8 +121,14 @@
         if (option.value !== "") option.hidden = option.disabled = Number(option.value) >= most;
       }
       const seats = Math.max(players().length, Number(game.dataset.min));
-      for (const row of form.querySelectorAll('.game-option[data-kind="per_seat"] .player-row')) {
+      for (const row of form.querySelectorAll('.game-option[data-kind="per_seat"] .player-row, .game-option[data-kind="teams"] .player-row')) {
         row.hidden = Number(row.dataset.seat) >= seats;
+      }
+      // A team is chosen per player: each row is named by the player's name typed above.
+      const names = rows.map((row) => row.querySelector("input").value.trim());
+      for (const row of form.querySelectorAll('.game-option[data-kind="teams"] .player-row')) {
+        const seat = Number(row.dataset.seat);
+        row.querySelector("label").textContent = names[seat] || `Seat ${seat}`;
       }
     }
 
@@ -136,6 +175,16 @@
      * to send nothing and let the game's default stand. */
     function gameOption(field, seats) {
       const kind = field.dataset.kind;
+      if (kind === "text") {
+        const text = field.querySelector("input").value.trim();
+        return text === "" && !("required" in field.dataset) ? undefined : text;
+      }
+      if (kind === "choice") {
+        const chosen = field.querySelector("input:checked");
+        return chosen ? chosen.value : undefined;
+      }
+      if (kind === "boolean") return field.querySelector("input").checked;
+      if (kind === "teams") return teamsOf(field, seats);
       if (kind === "integer") {
         const text = field.querySelector("input").value.trim();
         if (text === "") return undefined;
@@ -152,6 +201,23 @@
       return seatChoices.map((value, seat) => value || defaults[seat] || "");
     }
 
+    /** The teams chosen (the seats of each, teams in their number's order), undefined when no
+     * player has one. A player left without a team while others have one is a mistake the form
+     * names (a FormError) rather than guess a team for. */
+    function teamsOf(field, seats) {
+      const chosen = [...field.querySelectorAll("select")].slice(0, seats).map((select) => select.value);
+      if (!chosen.some(Boolean)) return undefined;
+      if (!chosen.every(Boolean)) {
+        throw new FormError("Put every player in a team, or leave them all without one.", { [field.dataset.option]: "a team for every player, or none" });
+      }
+      const teams = new Map();
+      chosen.forEach((team, seat) => {
+        if (!teams.has(team)) teams.set(team, []);
+        teams.get(team).push(seat);
+      });
+      return [...teams.keys()].sort((a, b) => Number(a) - Number(b)).map((key) => teams.get(key));
+    }
+
     /** The body of POST /games as JSON text, or null (with the message shown) if the form cannot
      * say it. */
     function body() {
@@ -165,9 +231,10 @@
       let seedDigits = null;
       if (/^-?\d+$/.test(seed)) seedDigits = seed.replace(/^(-?)0+(?=\d)/, "$1");
       else if (seed !== "") request.seed = seed;
-      options.chance = form.querySelector('input[name="chance"]:checked').value;
-      if (form.first_player.value !== "") options.first_player = Number(form.first_player.value);
-      const catalog = form.catalog.value.trim();
+      if (takes("chance")) options.chance = form.querySelector('input[name="chance"]:checked').value;
+      else seedDigits = null; // hidden: a seed typed for another game is not this one's
+      if (takes("first_player") && form.first_player.value !== "") options.first_player = Number(form.first_player.value);
+      const catalog = takes("catalog") ? form.catalog.value.trim() : "";
       if (catalog) {
         try {
           options.catalog = JSON.parse(catalog);
@@ -176,10 +243,16 @@
           return null;
         }
       }
-      for (const field of form.querySelectorAll(".game-option")) {
-        if (field.hidden) continue;
-        const value = gameOption(field, request.players.length);
-        if (value !== undefined) options[field.dataset.option] = value;
+      try {
+        for (const field of form.querySelectorAll(".game-option")) {
+          if (field.hidden) continue;
+          const value = gameOption(field, request.players.length);
+          if (value !== undefined) options[field.dataset.option] = value;
+        }
+      } catch (error) {
+        if (!(error instanceof FormError)) throw error;
+        showErrors({ message: error.message, details: error.details });
+        return null;
       }
       const text = JSON.stringify(request);
       // The request object is never empty ("game" comes first), so the seed opens the object.
@@ -196,11 +269,16 @@
       form.hidden = true;
       document.getElementById("new-lede").hidden = true;
       created.hidden = false;
-      created.focus();
+      // The first screen holds the way to the recorder's page: the page at its top, not where
+      // the long form's button was.
+      created.focus({ preventScroll: true });
+      window.scrollTo(0, 0);
     }
 
     form.addEventListener("change", (event) => {
-      if (event.target.name === "game") showFields();
+      if (event.target.name !== "game") return;
+      showFields();
+      suggestTitles();
     });
     form.addEventListener("input", (event) => {
       if (event.target.name === "player") showFields();
@@ -248,7 +326,33 @@
       }
     });
 
+    /** Fill the suggestions of a title field with the titles played before, most played first
+     * (GET /titles); a service without it, or that fails, leaves the field without any. */
+    async function suggestTitles() {
+      // Asked once, when a game with such a field is chosen.
+      for (const input of form.querySelectorAll("input[data-suggest]:not([data-asked])")) {
+        if (input.closest("[hidden]")) continue;
+        input.dataset.asked = "";
+        const list = document.getElementById(input.getAttribute("list"));
+        try {
+          const response = await fetch(input.dataset.suggest, { headers: { Accept: "application/json" }, cache: "no-store" });
+          if (!response.ok) continue;
+          const body = await response.json();
+          const titles = Array.isArray(body.titles) ? body.titles : [];
+          list.replaceChildren(...titles.filter((entry) => entry && entry.title).map((entry) => {
+            const option = document.createElement("option");
+            option.value = entry.title;
+            if (entry.games) option.label = `${entry.title} (played ${entry.games} ${entry.games === 1 ? "time" : "times"})`;
+            return option;
+          }));
+        } catch (ignored) {
+          /* no suggestions: the title is typed */
+        }
+      }
+    }
+
     showFields();
+    suggestTitles();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

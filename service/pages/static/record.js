@@ -22,9 +22,11 @@
  * Recording by touch. A game's drawing (the module <game>.js of its package, which this module
  * imports) may lay out the moves itself: its record(table) is called after each draw while this
  * page may record, and returns true when it has made every move a touch on the board or a button
- * in the action area under it; the generic buttons are then hidden. `table` holds the state, the
- * moves /legal lists and beside each whether it ends the game and its words, the players, colours,
- * catalog pictures, the chance mode, whose page this is, what its draw drew where (`drawn`, as its
+ * in the action area under it; the generic buttons are then hidden. `table` holds the game's id,
+ * the state, the moves /legal lists and beside each whether it ends the game and its words, the
+ * `free` types (GET /legal's: types this token may append with values no list holds, such as a
+ * score sheet's points; a drawing that offers them is called even when no move is listed), the
+ * players, colours, catalog pictures, the chance mode, whose page this is, what its draw drew where (`drawn`, as its
  * draw returned it), `memory` (an object the page keeps for the drawing: a choice in progress
  * lives there, not in the drawing's module), and the frame's tools:
  *   target(node, words)  make a drawn node a touch target that records (data-records-move,
@@ -32,10 +34,18 @@
  *   button(words, onActivate, picture)  a button in the action area, a picture on it if given
  *   plainButton(words, onActivate)  a button there that records nothing (cancel, go back)
  *   hint(words, picture, className)  a line there saying what to touch (not a control)
- *   pick({title, options: [{label, value, picture, count}]})  the picker sheet: a Promise of
- *                        the value chosen, null if cancelled; picture(svg) draws each option
- *   record(body, words)  append the move (a move that ends the game is confirmed first); its
+ *   pick({title, options: [{label, value, picture, count, features}]})  the picker sheet (a
+ *                        modal dialog): a Promise of the value chosen, null if cancelled;
+ *                        picture(svg) draws each option; features ({"Palms": "3 palms"}) narrow
+ *                        a long list by what is seen on the component in hand
+ *   pickMany({count, titleOf(chosen), optionsOf(chosen), noteOf(chosen)})  one sheet for several
+ *                        components of one kind (a seat's cards dealt): a Promise of the list
+ *   record(body, words, {result})  append the move (a move that ends the game is confirmed
+ *                        first, saying `result` when given: what the end makes of the game); its
  *                        words are GET /legal's unless given
+ *   follow(body)         the one move the rules leave after the touch being recorded (the end of a
+ *                        turn with nothing left to do): recorded with that touch; ignored at
+ *                        any other time
  *   wordsOf(body)        a legal move's words, as GET /legal said it
  *   baseWordsOf(body)    its words without what chance brought (GET /legal's base_words):
  *                        the words of a touch that then asks what chance brought
@@ -48,6 +58,7 @@ import { Client, catchingUp, errorOf, inOrder, pageData, reloadOnNewToken, sleep
 import { drawBoard, element, humanize, loadDrawing, seatName, svg, text } from "./lib/draw.js";
 import { followGame, showLive, showResult } from "./lib/follow.js";
 import { Picker, pictureOf } from "./lib/picker.js";
+import { BoardZoom } from "./lib/zoom.js";
 
 const RETRIES = 6;
 const TIMEOUT_MS = 10000;
@@ -96,9 +107,12 @@ async function openRecorder() {
     legal: [],
     ending: [],
     words: [], // beside each legal move, its words (GET /legal's)
+    free: [], // the types this token may append with any fields the rules take (GET /legal's)
     baseWords: [], // and its words without what chance brought
     shown: null, // what the moves now were last built from: unchanged, nothing is rebuilt
     busy: false,
+    follow: null, // the one move left after the touch being recorded (table.follow)
+    said: [], // the moves the touch being recorded recorded, in words
   };
   const client = new Client(view.id);
   // Whose token (the client knows): "recorder", "seat" (with `seat`) or "public" (none); null
@@ -106,6 +120,8 @@ async function openRecorder() {
   client.lendTo(view);
   reloadOnNewToken(client.token);
   const picker = new Picker(root, fieldsOf);
+  // The board at a finger's size: larger than the screen where it must be, moved and pinched.
+  const zoom = new BoardZoom(board, board.parentElement, document.getElementById("zoom-toggle"));
   const drawing = await loadDrawing(data.drawing);
   // The fields that name what chance brought, per event type ("*": every type): the game's own
   // (Game.chance_fields), sent with the page.
@@ -149,6 +165,8 @@ async function openRecorder() {
       recent.append(item);
     }
     if (!view.moves.length) recent.append(element("li", { class: "empty", text: "No move yet." }));
+    // Opened at its foot: the last move in view.
+    recent.scrollTop = recent.scrollHeight;
   }
 
   /** Add stored events (from an append, the stream or GET /events); true if any was new. */
@@ -190,7 +208,7 @@ async function openRecorder() {
     if (view.role === "recorder") {
       recordingAs.textContent = "Recorder (all seats): every move, every hand.";
     } else if (view.role === "seat") {
-      recordingAs.textContent = `Recording as ${nameOf(view.seat)} (seat ${view.seat}): ${nameOf(view.seat)}'s hand and moves only.`;
+      recordingAs.textContent = `Recording as ${nameOf(view.seat)}: ${nameOf(view.seat)}'s hand and moves only.`;
     } else if (view.refused) {
       recordingAs.textContent = "Not recording: this link's token is not this game's.";
     } else {
@@ -226,7 +244,8 @@ async function openRecorder() {
   const memory = {};
 
   function drawNow(state) {
-    const frame = { players: view.players, colours: view.colours, cards: view.cards, at: state.version, version: state.version, status: state.status };
+    // `recording`: a drawing may draw less here than in the viewer, to leave room for recording.
+    const frame = { id: view.id, players: view.players, colours: view.colours, cards: view.cards, at: state.version, version: state.version, status: state.status, recording: true };
     drawnNow = drawBoard(board, drawing, state, frame, `${view.game}: the game now`).drawn || null;
     board.dataset.version = String(state.version);
     // Whole: the recorder's view, or anyone's once the game is over; a seat sees its own hand.
@@ -315,14 +334,24 @@ async function openRecorder() {
     view.ending = ending || moves.map(() => false);
     view.words = legal.words || [];
     view.baseWords = legal.base_words || view.words;
+    view.free = legal.free || [];
     picker.close(false);
+    // A field being typed in (named by its drawing with data-focus-key) keeps the focus across
+    // this rebuild, when a move recorded elsewhere brings it: the phone's keypad stays open.
+    const active = actions.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = active && active.dataset ? active.dataset.focusKey : undefined;
     legalBox.replaceChildren();
     actions.replaceChildren();
-    const mayRecord = view.status === "active" && view.token && moves.length;
+    // A game may take moves no list can hold (a score sheet's points: GET /legal's `free` types),
+    // which only its drawing's record knows how to ask for.
+    const mayRecord = view.status === "active" && view.token && (moves.length || view.free.length);
     const touched = mayRecord && recordByTouch(state);
     legalBox.hidden = Boolean(touched);
     movesHeading.hidden = Boolean(touched);
+    zoom.fit(true);
     if (touched) {
+      const again = focusKey && actions.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus({ preventScroll: true });
       updateUndo();
       return true;
     }
@@ -390,13 +419,16 @@ async function openRecorder() {
   });
 
   function recordByTouch(state) {
-    if (asList.checked) return false;
+    // A list cannot hold the free types' moves (numbers typed): their drawing records them.
+    if (asList.checked && !view.free.length) return false;
     if (!drawing || typeof drawing.record !== "function") return false;
     const table = {
+      id: view.id,
       board,
       actions,
       state,
       moves: view.legal,
+      free: view.free,
       ending: view.ending,
       words: view.words,
       drawn: drawnNow,
@@ -413,7 +445,9 @@ async function openRecorder() {
       plainButton,
       hint,
       pick,
+      pickMany,
       record,
+      follow,
       wordsOf,
       baseWordsOf,
       focus: focusNext,
@@ -481,6 +515,8 @@ async function openRecorder() {
   }
 
   function focusNext() {
+    // A choice in progress may have laid out other targets: the board keeps them at touch size.
+    zoom.fit(false);
     const next = actions.querySelector("[data-records-move]:not(:disabled)") || board.querySelector("[data-records-move]");
     if (next) next.focus({ preventScroll: true });
   }
@@ -488,6 +524,12 @@ async function openRecorder() {
   /** The picker sheet as a question: a Promise of the value chosen (null: cancelled). */
   function pick(question) {
     return picker.ask(question);
+  }
+
+  /** One sheet for several picks of one kind ({count, titleOf, optionsOf, noteOf}): a Promise
+   * of the values chosen, null if cancelled. */
+  function pickMany(question) {
+    return picker.askMany(question);
   }
 
   /** Whether ``body`` is a move /legal marked as ending the game. */
@@ -514,7 +556,7 @@ async function openRecorder() {
         if (legal && legal.etag && legalVersion !== state.body.version) continue;
         if (state.body.version > view.types.length) await catchUp();
         if (ticket !== loading) return;
-        apply(state.body, legal ? legal.body : { moves: [], ending: [], words: [], base_words: [] });
+        apply(state.body, legal ? legal.body : { moves: [], ending: [], words: [], base_words: [], free: [] });
         return;
       } catch (error) {
         if (ticket !== loading) return;
@@ -538,7 +580,8 @@ async function openRecorder() {
       drawNow(state);
       showLegal(legal, state);
     }
-    const mine = view.role !== "seat" || view.awaited === view.seat;
+    // A seat with a free type (a score sheet's own points) may record at any time: no turn awaited.
+    const mine = view.role !== "seat" || view.awaited === view.seat || view.free.length > 0;
     if (view.status === "abandoned") say("The game was abandoned.");
     else if (view.status !== "active") say("The game is over.");
     else if (view.refused) say("This link's token is not this game's: the moves are shown, not recorded.");
@@ -548,7 +591,7 @@ async function openRecorder() {
       if (!mine) say(`${statusLine.textContent} ${waiting(state)}`);
     } else if (!mine) say(waiting(state));
     else if (view.role === "seat") say(`Your turn, ${nameOf(view.seat)}: touch the move you make.`);
-    else say(`Version ${state.version}: touch the move that was made.`);
+    else say(`Move ${state.version + 1}: touch the move that was made.`);
     delete statusLine.dataset.keep;
     root.dataset.ready = "true";
     if (view.status !== "active") whenOver();
@@ -579,14 +622,17 @@ async function openRecorder() {
   }
 
   /** Append one move (one tap): one key, reused by every retry of this tap. A Promise of
-   * whether it was recorded (a game's drawing may offer another choice when it was not). */
-  async function record(body, what) {
+   * whether it was recorded (a game's drawing may offer another choice when it was not).
+   * `options.result`: what the end will make of the game (who wins), said by the drawing in its
+   * confirmation, for a move whose words cannot say it ("the totals decide"). */
+  async function record(body, what, options = {}) {
     if (view.busy || !view.token) return false;
     const words = what || wordsOf(body);
     if (endsTheGame(body)) {
+      const result = options.result ? `${options.result} ` : "";
       const sure = await pick({
         title: "This move ends the game",
-        note: `Record “${words}” and end the game?`,
+        note: `${result}Record “${words}” and end the game?`,
         options: [
           { label: "Yes: record it and end the game", value: true },
           { label: "No, not yet", value: false },
@@ -599,10 +645,44 @@ async function openRecorder() {
     }
     showError("");
     setBusy(true);
+    view.said = [];
+    try {
+      let recorded = await appendOnce(body, words);
+      // Where the rules leave nothing to decide after it (a Madcala turn with nothing left but
+      // its end), the game's drawing asked, while the page refreshed, for the one move left: it
+      // goes with the same touch.
+      // Never after an Undo: the move taken back would come straight back.
+      const mayFollow = body.type !== "retract" && body.type !== "abandon";
+      while (mayFollow && recorded && view.follow && view.follow.version === view.version) {
+        const next = view.follow;
+        view.follow = null;
+        recorded = await appendOnce(next.body, next.words);
+      }
+      view.follow = null;
+      if (view.said.length > 1) {
+        say(`Recorded ${view.said.join("; then ")}.`);
+        statusLine.dataset.keep = "true";
+      }
+      return recorded;
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** The one move left, recorded with the touch that was being recorded (see record): only while
+   * a touch of this page is being recorded, never on its own. */
+  function follow(body) {
+    if (!view.busy) return false;
+    view.follow = { version: view.version, body, words: wordsOf(body) };
+    return true;
+  }
+
+  /** One append, retried with its key; whether it was recorded. */
+  async function appendOnce(body, words) {
     const key = newKey();
     const expected = view.version;
     say(`Recording ${words}…`);
-    try {
+    {
       for (let attempt = 1; ; attempt += 1) {
         let response = null;
         try {
@@ -614,7 +694,8 @@ async function openRecorder() {
           const answer = await response.json();
           addRecorded([{ ...answer.event, seq: answer.seq, words: answer.words || words }]);
           statusLine.dataset.keep = "true";
-          say(`Recorded: ${words} (version ${answer.version}).`);
+          say(`Recorded move ${answer.version}: ${answer.words || words}.`);
+          view.said.push(`move ${answer.version}: ${answer.words || words}`);
           view.version = answer.version;
           await refresh();
           focusNext();
@@ -632,7 +713,7 @@ async function openRecorder() {
           const error = await errorOf(response);
           if (error.code === "version_conflict") {
             const now = error.details && error.details.current_version;
-            showError(`Not recorded: another move was recorded first (the game is now at version ${now}). The page now shows it; tap again if your move is still to be made.`);
+            showError(`Not recorded: another move was recorded first (the game now has ${now} moves). The page now shows it; tap again if your move is still to be made.`);
           } else {
             showError(`Not recorded: ${error.message}`);
           }
@@ -642,8 +723,6 @@ async function openRecorder() {
         await refresh();
         return false;
       }
-    } finally {
-      setBusy(false);
     }
   }
 

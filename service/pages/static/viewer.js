@@ -338,7 +338,7 @@ async function openViewer() {
   }
 
   function drawAt(state, at) {
-    const frame = { players: view.players, colours: view.colours, cards: view.cards, at, version: view.version, status: view.status };
+    const frame = { id: view.id, players: view.players, colours: view.colours, cards: view.cards, at, version: view.version, status: view.status };
     drawBoard(board, drawing, state, frame, `${view.game}: move ${at}`);
     shown = { state, at };
     board.dataset.at = String(at);

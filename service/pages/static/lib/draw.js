@@ -49,9 +49,9 @@ export function humanize(id) {
   return String(id).replace(/_/g, " ");
 }
 
-/** A seat's name: the player's, else "seat N". */
+/** A seat's name: the player's, else "seat N" counted from 1. */
 export function seatName(seat, players) {
-  return Number.isInteger(seat) && seat >= 0 && seat < players.length ? players[seat] : `seat ${seat}`;
+  return Number.isInteger(seat) && seat >= 0 && seat < players.length ? players[seat] : `seat ${seat + 1}`;
 }
 
 /** Draw ``state`` on the page's ``board`` with the game's drawing (its module's draw, if the game

@@ -1,6 +1,11 @@
 /* The picker sheet (the recorder's #picker): a question with a few options, and the moves that
  * differ only by what chance brought, asked one chance field at a time (a list, such as the cards
- * dealt, one item at a time), offering only the values GET /legal lists. */
+ * dealt, one item at a time), offering only the values GET /legal lists.
+ *
+ * The sheet is a <dialog> opened with showModal(): while it asks, the rest of the page is inert
+ * (no touch reaches the board behind it). It opens scrolled to its top, its question in view. A
+ * long list of options whose options carry `features` ({"Mango": "green", "Palms": "3 palms"})
+ * is narrowed by them: a row of chips per feature, what the person sees on the component in hand. */
 
 import { element, humanize, svg } from "./draw.js";
 
@@ -71,6 +76,15 @@ export function pickerStep(moves, steps, fieldsOf) {
   return { done: true, candidates, chosen };
 }
 
+/** A picker's option: its picture, its words, the count of equal ones. */
+function optionButton(option) {
+  const button = element("button", { type: "button", class: "option", "data-records-move": true, "data-value": JSON.stringify(option.value ?? null) });
+  if (option.picture) button.append(pictureOf(option.picture));
+  button.append(element("span", { class: "option-label", text: option.label }));
+  if (option.count > 1) button.append(element("span", { class: "count", text: `×${option.count}` }));
+  return button;
+}
+
 export class Picker {
   /** `root` carries data-picking; `fieldsOf(move)` names a move's chance fields. */
   constructor(root, fieldsOf) {
@@ -80,6 +94,7 @@ export class Picker {
     this.title = document.getElementById("picker-title");
     this.chosen = document.getElementById("picker-chosen");
     this.options = document.getElementById("picker-options");
+    this.filters = document.getElementById("picker-filters");
     this.back = document.getElementById("picker-back");
     this.cancel = document.getElementById("picker-cancel");
     this.group = null; // the moves being picked among: {moves, words}
@@ -88,17 +103,77 @@ export class Picker {
     this.onMove = null; // what the move picked goes to
     this.answer = null; // the pending ask()'s resolve
     this.busy = false;
+    this.stepBack = null; // Back in a sheet of several picks (askMany)
     this.back.addEventListener("click", () => {
+      if (this.stepBack) {
+        this.stepBack();
+        return;
+      }
       this.steps.pop();
       this.render();
     });
     this.cancel.addEventListener("click", () => this.close(true));
-    this.box.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") {
-        event.preventDefault();
-        this.close(true);
-      }
+    // Escape (the dialog's own cancel) closes the sheet as Cancel does.
+    this.box.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      this.close(true);
     });
+  }
+
+  /** Open the sheet as a modal dialog, scrolled to its top with its question in view. */
+  show() {
+    this.box.hidden = false;
+    if (typeof this.box.showModal === "function" && !this.box.open) this.box.showModal();
+    this.root.dataset.picking = "true";
+    this.toTop();
+  }
+
+  toTop() {
+    this.box.scrollTop = 0;
+    this.options.scrollTop = 0;
+  }
+
+  /** The options narrowed by the features chosen; a row of chips per feature when there are
+   * many options and they carry features. */
+  narrow(options, buttons) {
+    this.filters.replaceChildren();
+    const keys = [...new Set(options.flatMap((option) => Object.keys(option.features || {})))];
+    this.filters.hidden = !(keys.length && options.length > 8);
+    if (this.filters.hidden) return;
+    const wanted = {};
+    const apply = () => {
+      options.forEach((option, index) => {
+        const features = option.features || {};
+        buttons[index].hidden = !keys.every((key) => wanted[key] === undefined || features[key] === wanted[key]);
+      });
+      for (const chip of this.filters.querySelectorAll("button")) {
+        chip.setAttribute("aria-pressed", String(wanted[chip.dataset.key] === (chip.dataset.any ? undefined : chip.dataset.value)));
+      }
+      this.toTop();
+    };
+    for (const key of keys) {
+      const values = [...new Set(options.map((option) => (option.features || {})[key]).filter((value) => value !== undefined))]
+        .sort((a, b) => String(a).localeCompare(String(b), undefined, { numeric: true }));
+      if (values.length < 2) continue;
+      const row = element("div", { class: "filter-row", role: "group", "aria-label": key });
+      row.append(element("span", { class: "filter-name", text: key }));
+      const any = element("button", { type: "button", class: "chip", "data-key": key, "data-any": "true", text: "any" });
+      any.addEventListener("click", () => {
+        delete wanted[key];
+        apply();
+      });
+      row.append(any);
+      for (const value of values) {
+        const chip = element("button", { type: "button", class: "chip", "data-key": key, "data-value": value, text: value });
+        chip.addEventListener("click", () => {
+          wanted[key] = value;
+          apply();
+        });
+        row.append(chip);
+      }
+      this.filters.append(row);
+    }
+    apply();
   }
 
   setBusy(busy) {
@@ -116,22 +191,67 @@ export class Picker {
       this.options.replaceChildren();
       this.back.hidden = true;
       this.answer = resolve;
-      for (const option of options) {
-        const button = element("button", { type: "button", class: "option", "data-records-move": true, "data-value": JSON.stringify(option.value ?? null) });
-        if (option.picture) button.append(pictureOf(option.picture));
-        button.append(element("span", { class: "option-label", text: option.label }));
-        if (option.count > 1) button.append(element("span", { class: "count", text: `×${option.count}` }));
+      const buttons = options.map((option) => {
+        const button = optionButton(option);
         button.addEventListener("click", () => {
           this.answer = null;
           this.close(false);
           resolve(option.value);
         });
         this.options.append(button);
-      }
-      this.box.hidden = false;
-      this.root.dataset.picking = "true";
+        return button;
+      });
+      this.narrow(options, buttons);
+      this.show();
       const first = this.options.querySelector("button");
       if (first) first.focus({ preventScroll: true });
+      this.toTop();
+    });
+  }
+
+  /** One sheet for several components of one kind (the cards dealt to a seat): each touch adds
+   * one, Back takes the last back; a Promise of the list once `count` are chosen (null:
+   * cancelled). `titleOf(chosen)` and `optionsOf(chosen)` say the question and what may come. */
+  askMany({ titleOf, optionsOf, count, noteOf }) {
+    this.close(false);
+    return new Promise((resolve) => {
+      const chosen = [];
+      this.answer = resolve;
+      const render = () => {
+        if (chosen.length >= count) {
+          this.answer = null;
+          this.close(false);
+          resolve(chosen.slice());
+          return;
+        }
+        this.title.textContent = titleOf(chosen);
+        const note = noteOf ? noteOf(chosen) : "";
+        this.chosen.textContent = note;
+        this.chosen.hidden = !note;
+        this.back.hidden = false;
+        this.back.disabled = !chosen.length || this.busy;
+        this.options.replaceChildren();
+        const options = optionsOf(chosen);
+        const buttons = options.map((option) => {
+          const button = optionButton(option);
+          button.addEventListener("click", () => {
+            chosen.push(option.value);
+            render();
+          });
+          this.options.append(button);
+          return button;
+        });
+        this.narrow(options, buttons);
+        this.show();
+        const first = this.options.querySelector("button");
+        if (first) first.focus({ preventScroll: true });
+        this.toTop();
+      };
+      this.stepBack = () => {
+        chosen.pop();
+        render();
+      };
+      render();
     });
   }
 
@@ -142,10 +262,8 @@ export class Picker {
     this.steps = [];
     this.opener = opener;
     this.onMove = onMove;
-    this.box.hidden = false;
-    this.root.dataset.picking = "true";
+    this.show();
     this.render();
-    this.box.scrollIntoView({ block: "nearest" });
   }
 
   render() {
@@ -183,8 +301,10 @@ export class Picker {
       this.options.append(button);
     }
     this.back.disabled = !this.steps.length || this.busy;
+    this.narrow([], []);
     const first = this.options.querySelector("button");
-    if (first) first.focus();
+    if (first) first.focus({ preventScroll: true });
+    this.toTop();
   }
 
   close(refocus) {
@@ -196,9 +316,13 @@ export class Picker {
     }
     this.back.hidden = false;
     this.chosen.hidden = false;
+    if (this.box.open) this.box.close();
     this.box.hidden = true;
+    this.stepBack = null;
     // Its options go with it: a control that records is never left hidden in the page.
     this.options.replaceChildren();
+    this.filters.replaceChildren();
+    this.filters.hidden = true;
     this.group = null;
     this.steps = [];
     this.opener = null;

@@ -1,0 +1,67 @@
+"""Signed records: the service's Ed25519 key, the signed note of a game's head, and the verifier
+of exported records.
+
+- ``note``: the C2SP signed-note format (pure: text and bytes), verifier keys;
+- ``keys``: the key file, the key set that keeps earlier keys listed, ``keygen``;
+- ``verify``: checks an exported record with no server and no store (``tabletape verify``).
+
+A note says "this service vouched for this head of this game at this version". It does not say
+that the moves recorded are the moves played: whoever held the recorder's token could record
+others. What it adds to the hash chain is who vouched for the head: a copy that differs from the
+note was changed after the service signed it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from service.signing.keys import KeyRing, NoSigningKeyError, SigningKeyError
+from service.signing.note import Note, NoteError, Signer, VerifierKey, head_text
+
+__all__ = [
+    "Checkpoint",
+    "KeyRing",
+    "NoSigningKeyError",
+    "Note",
+    "NoteError",
+    "SigningKeyError",
+    "VerifierKey",
+    "sign_head",
+]
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A signed note of a head, with the verifier key that checks it."""
+
+    note: str
+    vkey: str
+
+    def as_json(self) -> dict[str, str]:
+        """As an export or an archive carries it."""
+        return {"checkpoint": self.note, "checkpoint_key": self.vkey}
+
+
+def sign_head(
+    signer: Signer, game_id: str, version: int, head_hash: str, status: str
+) -> Checkpoint:
+    """The note of a game's head at ``version``, signed by ``signer`` (Ed25519 signatures are
+    deterministic: the same head signed twice by one key gives the same note)."""
+    text = head_text(signer.name, game_id, version, head_hash, status)
+    return Checkpoint(signer.sign(text), signer.verifier.text)
+
+
+def source_checkpoints(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """What an import keeps of the notes a record came with: its source's own note first, then
+    the notes that source had kept, each as it came."""
+    kept = []
+    if document.get("checkpoint"):
+        kept.append(
+            {
+                "checkpoint": document["checkpoint"],
+                "checkpoint_key": document.get("checkpoint_key"),
+            }
+        )
+    kept += document.get("source_checkpoints") or []
+    return kept

@@ -1,0 +1,170 @@
+"""Score sheets in the statistics and ratings, on the real Redis server: a title's key is a game
+for every read (``/stats/{key}``, ``/ratings/{key}``, a player's figures, head to head,
+``GET /titles``, ``GET /games?game=``), teams are rated as teams, cooperative games are counted
+and not rated, a key that names a game with rules counts with that game, and the rebuild from
+the archive gives the same figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+from flask.testing import FlaskClient
+from openskill.models import PlackettLuce
+
+from service.stats.titles import moment
+from tests.support.api import append, assert_error, create
+from tests.support.stats import every_stats_key
+from tests.support.workers import drain
+from workers.stats import rebuild_stats
+
+
+def sheet(
+    client: FlaskClient, title: str, players: list[str], rounds: list[list[Any]], **options: Any
+) -> dict[str, Any]:
+    """A score sheet of ``title`` recorded to its end: ``rounds`` of points, then ``end``."""
+    game = create(client, game="scoresheet", players=players, options={"title": title, **options})
+    for points in rounds:
+        assert append(client, game, {"type": "round", "points": points}).status_code == 201
+    return game
+
+
+def end(client: FlaskClient, game: dict[str, Any], **fields: Any) -> None:
+    answer = append(client, game, {"type": "end", **fields})
+    assert answer.status_code == 201, answer.json
+
+
+def played(client: FlaskClient, title: str, players: list[str], rounds: list[list[Any]],
+           **options: Any) -> dict[str, Any]:  # fmt: skip
+    game = sheet(client, title, players, rounds, **options)
+    end(client, game)
+    return game
+
+
+def test_a_titles_games_are_counted_under_its_key_whatever_the_spelling(
+    app: Flask, client: FlaskClient
+) -> None:
+    played(client, "Azul", ["Ana", "Ben"], [[10, 20], [5, 1]])
+    played(client, "AZUL!", ["Ana", "Ben", "Caro"], [[30, 2, 3]], bgg_id=230802)
+    played(client, "Codenames", ["Ana", "Ben"], [[1, 0]])
+    drain(app)
+    azul = client.get("/stats/azul").json
+    assert azul["games"] == 2
+    assert azul["players"]["Ana"]["wins"] == 1 and azul["players"]["Ben"]["wins"] == 1
+    titles = client.get("/titles").json["titles"]
+    assert [(t["key"], t["games"]) for t in titles] == [("azul", 2), ("codenames", 1)]
+    # The spelling and BoardGameGeek id of the latest game.
+    assert titles[0]["title"] == "AZUL!" and titles[0]["bgg_id"] == 230802
+    assert len(titles[0]["last_played"]) == 10
+    ana = client.get("/players/Ana/stats").json
+    assert ana["by_game"]["azul"]["games"] == 2 and ana["by_game"]["codenames"]["wins"] == 1
+    assert set(ana["ratings"]) == {"azul", "codenames"}
+    versus = client.get("/players/Ana/versus/Ben?game=azul").json
+    assert versus["games"] == 2 and versus["wins"] == {"Ana": 1, "Ben": 1}
+    every = client.get("/players/Ana/versus/Ben").json
+    assert every["by_game"]["codenames"]["wins"] == {"Ana": 1, "Ben": 0}
+    listed = client.get("/games?game=azul").json["games"]
+    assert len(listed) == 2 and {g["options"]["title"] for g in listed} == {"Azul", "AZUL!"}
+
+
+def test_a_title_not_finished_yet_has_zeros_and_an_unknown_key_is_404_naming_the_closest(
+    client: FlaskClient,
+) -> None:
+    sheet(client, "Carcassonne", ["Ana", "Ben"], [[3, 4]])
+    unplayed = client.get("/stats/carcassonne")
+    assert unplayed.status_code == 200 and unplayed.json["games"] == 0
+    assert client.get("/ratings/carcassonne").json["ratings"] == []
+    misspelt = client.get("/stats/carcasonne")
+    assert_error(misspelt, 404, "not_found")
+    assert "carcassonne" in misspelt.json["error"]["message"]
+    assert client.get("/titles").json["titles"] == []
+
+
+def test_lowest_scoring_ranks_the_lowest_first_in_the_ratings(
+    app: Flask, client: FlaskClient
+) -> None:
+    played(client, "Golf", ["Ana", "Ben", "Caro"], [[30, 41, 35]], scoring="lowest")
+    drain(app)
+    board = [row["player"] for row in client.get("/ratings/golf").json["ratings"]]
+    assert board == ["Ana", "Caro", "Ben"]
+    assert client.get("/stats/golf").json["players"]["Ana"]["wins"] == 1
+
+
+def test_teams_are_rated_as_openskill_teams(app: Flask, client: FlaskClient) -> None:
+    players = ["Ana", "Ben", "Caro", "Dan"]
+    game = sheet(client, "Codenames", players, [], scoring="none", teams=[[0, 2], [1, 3]])
+    end(client, game, winners=[1, 3])
+    drain(app)
+    model = PlackettLuce()
+    teams = [[model.rating(), model.rating()], [model.rating(), model.rating()]]
+    (ana, _), (ben, dan) = model.rate(teams, ranks=[2, 1])
+    rows = {row["player"]: row for row in client.get("/ratings/codenames").json["ratings"]}
+    assert rows["Ben"]["mu"] == pytest.approx(ben.mu) and rows["Dan"]["mu"] == pytest.approx(dan.mu)
+    assert rows["Ana"]["mu"] == pytest.approx(ana.mu)
+    assert rows["Ben"]["sigma"] == pytest.approx(ben.sigma)
+    stats = client.get("/stats/codenames").json
+    assert stats["players"]["Ben"]["wins"] == 1 and stats["players"]["Dan"]["wins"] == 1
+
+
+def test_cooperative_games_are_counted_and_not_rated(app: Flask, client: FlaskClient) -> None:
+    for outcome in ("won", "lost"):
+        game = sheet(client, "Pandemic", ["Ana", "Ben"], [], cooperative=True)
+        end(client, game, outcome=outcome)
+    drain(app)
+    stats = client.get("/stats/pandemic").json
+    assert stats["games"] == 2 and stats["players"]["Ana"]["wins"] == 1
+    assert client.get("/ratings/pandemic").json["ratings"] == []
+    assert "pandemic" not in client.get("/players/Ana/stats").json["ratings"]
+
+
+def test_a_title_whose_key_names_a_game_with_rules_counts_with_that_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    played(client, "Mada", ["Ana", "Ben"], [[12, 30]])
+    drain(app)
+    mada = client.get("/stats/mada").json
+    assert mada["games"] == 1 and mada["players"]["Ben"]["wins"] == 1
+    assert [row["player"] for row in client.get("/ratings/mada").json["ratings"]] == ["Ben", "Ana"]
+    assert [g["game"] for g in client.get("/games?game=mada").json["games"]] == ["scoresheet"]
+
+
+def test_the_rebuild_from_the_archive_gives_the_same_figures(
+    app: Flask, client: FlaskClient, real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    played(client, "Azul", ["Ana", "Ben"], [[10.5, 20], [5, 1]])
+    played(client, "Azul", ["Ana", "Ben", "Caro"], [[3, 3, 1]], scoring="lowest")
+    game = sheet(client, "Codenames", ["Ana", "Ben", "Caro", "Dan"], [], teams=[[0, 1], [2, 3]])
+    end(client, game, ranks=[2, 2, 1, 1])
+    pandemic = sheet(client, "Pandemic", ["Ana", "Ben"], [], cooperative=True)
+    end(client, pandemic, outcome="won")
+    drain(app)
+    live = every_stats_key(real_redis, key_prefix)
+    titles = client.get("/titles").json
+    assert rebuild_stats(real_redis, key_prefix, archive_dir) == 4
+    assert every_stats_key(real_redis, key_prefix) == live
+    assert client.get("/titles").json == titles
+
+
+def test_a_finish_time_is_a_moment_whatever_its_offset() -> None:
+    assert moment("2026-01-02T10:00:00Z") == moment("2026-01-02T11:00:00+01:00")
+
+
+def test_the_pages_list_titles_like_games(app: Flask, client: FlaskClient) -> None:
+    game = played(client, "7 Wonders: Duel", ["Ana", "Ben"], [[50, 61]])
+    drain(app)
+    browser = {"Accept": "text/html"}
+    index = client.get("/", headers=browser).get_data(as_text=True)
+    # The menu names the title as it was spelt; the index names the game by its title.
+    assert 'href="/stats/7-wonders-duel/view">7 Wonders: Duel statistics' in index
+    assert 'href="/ratings/7-wonders-duel/view">7 Wonders: Duel leaderboard' in index
+    assert f'href="/games/{game["id"]}/view">7 Wonders: Duel' in index
+    stats = client.get("/stats/7-wonders-duel/view", headers=browser)
+    assert stats.status_code == 200 and "<h1>7 Wonders: Duel statistics</h1>" in stats.text
+    board = client.get("/ratings/7-wonders-duel/view", headers=browser).get_data(as_text=True)
+    assert "Ben" in board and "7 Wonders: Duel leaderboard" in board
+    player = client.get("/players/Ana/view", headers=browser).get_data(as_text=True)
+    assert "7 Wonders: Duel leaderboard" in player
+    assert client.get("/stats/7-wonder-duel/view", headers=browser).status_code == 404
