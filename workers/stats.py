@@ -100,8 +100,9 @@ class GameFigures:
 
 
 def rated_game_of(figures: GameFigures) -> ratings.RatedGame | None:
-    """What the ratings take of a finished game's figures; None for a game not rated."""
-    if figures.teams is None:
+    """What the ratings take of a finished game's figures; None for a game not rated (one its
+    game does not rate, or a game of one player: a rating ranks players against each other)."""
+    if figures.teams is None or (not figures.teams and len(figures.players) < 2):
         return None
     alone = all(len(team) == 1 for team in figures.teams)
     return ratings.RatedGame(

@@ -189,9 +189,9 @@ class Scoresheet(Game[ScoresheetState]):
         return Title(title_key(title), title, bgg_id if isinstance(bgg_id, int) else None)
 
     def rating_teams(self, state: ScoresheetState) -> Teams | None:
-        """Its teams, rated as teams; a cooperative game is counted, not rated (the table shares
-        one fate: there is no one to rank above anyone)."""
-        if state.cooperative:
+        """Its teams, rated as teams; a cooperative game, or a game of one player (or of one
+        team), is counted, not rated: there is no one to rank above anyone."""
+        if state.cooperative or len(state.units()) < 2:
             return None
         return state.units()
 

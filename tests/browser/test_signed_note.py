@@ -15,9 +15,10 @@ def test_a_finished_games_note_opens_and_fits_a_phone(page: Page, server: LiveSe
     play(server.client, game)
     note = server.client.get(f"/games/{game['id']}/checkpoint").get_data(as_text=True)
     page.goto(f"{server.url}/games/{game['id']}/view")
+    # The note is among the record's checks, in their section, closed until asked for.
     block = page.locator("#signed-note")
     expect(block.locator(".note-text")).to_be_hidden()
-    block.locator("summary").click()
+    page.locator("details#check-record > summary").click()
     expect(block.locator(".note-text")).to_have_text(note)
     expect(block).to_contain_text("tabletape verify")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375, "it scrolls sideways"

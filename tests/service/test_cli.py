@@ -64,7 +64,9 @@ def test_simulate_records_complete_games_that_replay_prints_move_by_move(
     assert "next " in shown.stdout and "round 2" in shown.stdout
 
 
-def test_simulate_makes_score_sheets_of_titles_to_their_end(env: dict[str, str], app: Flask) -> None:
+def test_simulate_makes_score_sheets_of_titles_to_their_end(
+    env: dict[str, str], app: Flask
+) -> None:
     done = run_cli(env, "simulate", "scoresheet", "-n", "6", "--seed", "5")
     assert done.returncode == 0, done.stderr
     client = app.test_client()

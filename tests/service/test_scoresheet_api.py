@@ -266,6 +266,7 @@ def test_random_sheets_replay_at_every_move_and_move_to_another_store_with_their
     app: Flask, client: FlaskClient, real_redis: redis.Redis, key_prefix: str
 ) -> None:
     elsewhere = make_app(real_redis, f"{key_prefix}elsewhere:").test_client()
+    recorded = []
     for seed in range(6):
         game = random_sheet(client, seed)
         path = f"/games/{game['id']}"
@@ -282,4 +283,19 @@ def test_random_sheets_replay_at_every_move_and_move_to_another_store_with_their
         moved = elsewhere.get(f"{copy}/audit", headers=auth(imported.json)).json
         assert moved["ok"] is True and moved["head_hash"] == audit["head_hash"]
         assert elsewhere.get(copy).json["result"] == client.get(path).json["result"]
+        recorded.append(client.get(path).json)
+    # Archived, counted under their titles, and rated unless cooperative or played alone.
     drain(app)
+    for game in recorded:
+        assert client.get(f"/games/{game['id']}").json["status"] == "archived"
+    titles = {title["key"]: title["games"] for title in client.get("/titles").json["titles"]}
+    by_key: dict[str, int] = {}
+    for game in recorded:
+        key = game["options"]["title"].lower()
+        by_key[key] = by_key.get(key, 0) + 1
+    assert titles == by_key
+    for key, games in by_key.items():
+        assert client.get(f"/stats/{key}").json["games"] == games
+        rated = [g for g in recorded if g["options"]["title"].lower() == key
+                 and not g["options"].get("cooperative") and len(g["players"]) > 1]  # fmt: skip
+        assert bool(client.get(f"/ratings/{key}").json["ratings"]) == bool(rated)

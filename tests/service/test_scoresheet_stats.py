@@ -120,6 +120,13 @@ def test_cooperative_games_are_counted_and_not_rated(app: Flask, client: FlaskCl
     assert "pandemic" not in client.get("/players/Ana/stats").json["ratings"]
 
 
+def test_a_game_of_one_player_is_counted_and_not_rated(app: Flask, client: FlaskClient) -> None:
+    played(client, "Onirim", ["Ana"], [[12]])
+    drain(app)
+    assert client.get("/stats/onirim").json["games"] == 1
+    assert client.get("/ratings/onirim").json["ratings"] == []
+
+
 def test_a_title_whose_key_names_a_game_with_rules_counts_with_that_game(
     app: Flask, client: FlaskClient
 ) -> None:
