@@ -70,7 +70,6 @@ def play_data(record: GameRecord) -> dict[str, Any] | None:
             "bggId": bgg_id or 0,
             "highestWins": scoring != "lowest",
             "noPoints": scoring == "none",
-            "cooperative": bool(options.get("cooperative")),
             "sourceGameId": title_of.key if title_of is not None else record.game,
         },
         "players": players,

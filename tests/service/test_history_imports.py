@@ -413,7 +413,7 @@ def test_a_finished_game_offers_add_to_bg_stats_with_a_stable_id(client: FlaskCl
     assert data["playDate"] == "2021-03-05 19:00:00" and data["durationMin"] == 50
     assert data["game"] | {"sourceGameId": None} == {
         "name": "Golf", "bggId": 42, "highestWins": False, "noPoints": False,
-        "cooperative": False, "sourceGameId": None,
+        "sourceGameId": None,
     }  # fmt: skip
     assert [(pl["name"], pl["score"], pl["winner"]) for pl in data["players"]] == [
         ("Cyd", 30, False), ("Dee", -3.5, True),
