@@ -16,6 +16,7 @@ from service.api.body_deadline import BodyDeadlines
 from service.api.docs import docs_assets
 from service.api.game_shapes import register_game_components
 from service.api.health import health
+from service.api.imports import imports
 from service.api.limits import init_rate_limits
 from service.api.paths import (
     GameIdConverter,
@@ -130,6 +131,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(health)
     api.register_blueprint(stats)
     api.register_blueprint(stream)
+    api.register_blueprint(imports)
     app.register_blueprint(docs_assets)
     app.register_blueprint(pages)
     register_error_handlers(app)

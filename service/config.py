@@ -33,6 +33,9 @@ DEFAULTS: dict[str, Any] = {
     # POST /games/import has a limit of its own (the contract's SHOULD: 16 MiB), so that a record
     # of thousands of moves goes through.
     "IMPORT_MAX_BYTES": 16 * 1024 * 1024,
+    # POST /imports/bgstats and /imports/bgg (a group's years of plays): the contract's SHOULD,
+    # 64 MiB.
+    "HISTORY_MAX_BYTES": 64 * 1024 * 1024,
     "STATE_CACHE_SIZE": 4096,
     # Seconds a process trusts the latest state it cached for a game; past them, the state is
     # checked against the whole stored record (replayed from the seed) before it serves a read
@@ -81,7 +84,7 @@ _FROM_ENVIRONMENT = (
     "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
     "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "SNAPSHOT_EVERY", "IMPORT_MAX_BYTES",
-    "WRITE_KEY",
+    "HISTORY_MAX_BYTES", "WRITE_KEY",
     "CACHE_RECHECK_SECONDS", "SIGNING_KEY", "SIGNER_NAME",
 )  # fmt: skip
 
@@ -96,6 +99,7 @@ _NUMBERS = {
     "BODY_SECONDS": float,
     "SNAPSHOT_EVERY": int,
     "IMPORT_MAX_BYTES": int,
+    "HISTORY_MAX_BYTES": int,
     "CACHE_RECHECK_SECONDS": float,
 }
 

@@ -85,7 +85,7 @@ def body_bytes() -> bytes:
             limit is not None and request.content_length is None and len(data) >= limit
         )
         if chunked_to_the_limit and request.environ["wsgi.input"].read(1):
-            raise RequestEntityTooLarge()
+            raise too_large(limit)
     except (ParseException, ClientDisconnected) as error:
         if watched is not None and deadlines and deadlines.expired(watched):
             raise BodyTooSlowError(
@@ -108,6 +108,20 @@ def body_bytes() -> bytes:
 
 # The view whose body limit is IMPORT_MAX_BYTES, not MAX_CONTENT_LENGTH.
 IMPORT_ENDPOINT = "games.Import"
+# The paths whose body limit is HISTORY_MAX_BYTES (the imports of other apps' plays), and the
+# one of them that takes XML.
+HISTORY_PATHS = "/imports/"
+XML_PATH = "/imports/bgg"
+XML_TYPES = ("application/xml", "text/xml")
+
+
+def too_large(limit: int | None) -> RequestEntityTooLarge:
+    """413 too_large, naming the limit in bytes (and MiB, for a limit of whole MiB)."""
+    error = RequestEntityTooLarge()
+    if limit is not None:
+        mib = f" ({limit // 2**20} MiB)" if limit >= 2**20 and limit % 2**20 == 0 else ""
+        error.data = {"message": f"the request body is over the size limit of {limit} bytes{mib}"}
+    return error
 
 
 def refuse_bodies_over_the_limit() -> None:
@@ -117,10 +131,13 @@ def refuse_bodies_over_the_limit() -> None:
     import's limit is its own: a record of thousands of moves is more than a move's 64 KiB."""
     if request.endpoint == IMPORT_ENDPOINT:
         request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
+    elif request.path.startswith(HISTORY_PATHS):
+        # A group's years of plays (service.imports): a limit of its own, named when refused.
+        request.max_content_length = current_app.config["HISTORY_MAX_BYTES"]
     limit = request.max_content_length
     if request.content_length is not None:
         if limit is not None and request.content_length > limit:
-            raise RequestEntityTooLarge()
+            raise too_large(limit)
     elif request.headers.get("Transfer-Encoding"):
         body_bytes()
 
@@ -129,6 +146,8 @@ def refuse_bodies_that_are_not_json() -> None:
     """Run before every view: a body sent under another content type (curl's -d sends a form) is
     answered for what it is, not as a JSON body with every field missing."""
     has_body = request.content_length or request.headers.get("Transfer-Encoding")
+    if request.path == XML_PATH and request.mimetype in XML_TYPES:
+        return
     if has_body and request.method in ("POST", "PUT", "PATCH") and not request.is_json:
         sent = request.mimetype or "no Content-Type"
         raise InvalidRequestError(

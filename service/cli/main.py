@@ -354,14 +354,44 @@ def export(game_id: str | None, every: bool, output: Any) -> None:
     sys.exit(1 if damaged else 0)
 
 
-@main.command("import", short_help="Import exported records as new games.")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-def import_command(paths: tuple[str, ...]) -> None:
+@main.command("import", short_help="Import exported records, or a group's history.")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@click.option(
+    "--bgstats",
+    type=click.Path(exists=True, dir_okay=False),
+    help="a BG Stats backup (its JSON export): each play a finished score sheet",
+)
+@click.option(
+    "--bgg",
+    type=click.Path(exists=True, dir_okay=False),
+    help="BoardGameGeek's plays (the XML of /xmlapi2/plays)",
+)
+@click.option(
+    "--name",
+    "names",
+    multiple=True,
+    metavar="THERE=HERE",
+    help="record a player of the file under the name this service knows (repeatable)",
+)
+def import_command(
+    paths: tuple[str, ...], bgstats: str | None, bgg: str | None, names: tuple[str, ...]
+) -> None:
     """Import exported records, each as a new game with tokens of its own, keeping its salt,
     times and hash chain. A path is a file of one record, of a JSON list of records, or of JSON
     Lines (one record per line, as `tabletape export --all` writes), or a folder, whose .json and
     .jsonl files are read (sub-folders included). A bad record is rejected whole; one this
-    service holds already is named. Exit 1 if any was rejected."""
+    service holds already is named. Exit 1 if any was rejected.
+
+    With --bgstats FILE or --bgg FILE, import a group's history instead (docs/bringing-history-
+    in.md): each play a finished score sheet with its own dates, a play imported before not
+    imported again, one that cannot be read skipped with its reason."""
+    if bgstats or bgg:
+        if paths or (bgstats and bgg):
+            raise click.UsageError("give one of --bgstats FILE, --bgg FILE, or record PATHS")
+        _import_history(bgstats, bgg, names)
+        return
+    if not paths:
+        raise click.UsageError("name the records to import, or give --bgstats FILE or --bgg FILE")
     from marshmallow import ValidationError
 
     from domain.errors import TabletapeError
@@ -388,6 +418,43 @@ def import_command(paths: tuple[str, ...]) -> None:
     for failure in failures:
         click.echo(f"rejected {failure}", err=True)
     sys.exit(1 if failures else 0)
+
+
+def _import_history(bgstats: str | None, bgg: str | None, given: tuple[str, ...]) -> None:
+    """Import the plays of a BG Stats backup or of BoardGameGeek's XML, with a progress bar;
+    print what was imported, already here and skipped. Exit 1 if the file is not one."""
+    from pathlib import Path
+
+    from service.imports import History, Play
+    from service.imports import bgg as bgg_reader
+    from service.imports import bgstats as bgstats_reader
+
+    names = {}
+    for pair in given:
+        there, equals, here = pair.partition("=")
+        if not equals or not there or not here:
+            raise click.UsageError(f"--name takes THERE=HERE, not {pair!r}")
+        names[there] = here
+    path = Path(bgstats or bgg or "")
+    try:
+        if bgstats:
+            export, mapped = bgstats_reader.export_and_names(json.loads(path.read_bytes()))
+            found = bgstats_reader.read_plays(export, {**mapped, **names})
+        else:
+            found = bgg_reader.read_plays(bgg_reader.parse(path.read_bytes()), names)
+    except (ValueError, OSError) as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    services = _services()
+    history = History(services.games.records, services.store.indexes)
+    plays = sum(1 for one in found if isinstance(one, Play))
+    with click.progressbar(length=plays, label="importing plays", file=sys.stderr) as bar:
+        outcome = history.import_plays(found, progress=bar.update)
+    for skipped in outcome.skipped:
+        click.echo(f"skipped {skipped.play_id or 'a play'}: {skipped.reason}", err=True)
+    click.echo(
+        f"{outcome.imported} imported, {outcome.already} already here,"
+        f" {len(outcome.skipped)} skipped"
+    )
 
 
 def _records_in(paths: Sequence[str]) -> Iterator[tuple[str, Any]]:

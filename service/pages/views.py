@@ -43,6 +43,7 @@ from domain.viewers import PUBLIC
 from service.api.requests import ascii_int, json_body
 from service.errors import InvalidRequestError, NotFoundError
 from service.games import GameService, event_json, move_words
+from service.pages.bgstats import bgstats_link
 from service.pages.plots import bar_plot, line_plot, shown_number
 from service.pages.refusals import PageRefusal, answer, refuse_unknown_parameters, refused_with
 from service.pages.results import result_words
@@ -111,6 +112,10 @@ def security_headers(response: Response) -> Response:
         # The token lives in the fragment, which is never sent; no referrer leaks the game's id.
         response.headers["Referrer-Policy"] = "same-origin"
     return response
+
+
+# "Add to BG Stats" on a finished game's page (templates/add_to_bgstats.html).
+pages.add_app_template_global(bgstats_link)
 
 
 @pages.app_template_filter("record_name")
@@ -392,6 +397,16 @@ def suggestion_sources() -> dict[str, str]:
     service answers: a field whose source is missing is a plain one, and asks nothing."""
     paths = {rule.rule for rule in current_app.url_map.iter_rules()}
     return {name: path for name, path in (("titles", "/titles"),) if path in paths}
+
+
+@pages.route("/import")
+def import_history() -> str:
+    """Bringing a group's history in: import.js reads the file chosen, shows its plays, maps
+    its names to the players known here (``known``), and posts it to /imports/bgstats or
+    /imports/bgg."""
+    refuse_parameters_but((), "Bring your history", url_for("pages.import_history"))
+    client, prefix = _store()
+    return render_template("import.html", known=known_players(client, prefix))
 
 
 def new_game_choices() -> list[dict[str, Any]]:

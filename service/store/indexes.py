@@ -15,7 +15,8 @@ redis-py splits by node.
 
 An import is recognised by its seed commitment (``games:commitments``), by what its record
 records (``games:records``, ``chain.record_digest``) and by what it is played from
-(``games:played:<digest>``, ``chain.played_digest``).
+(``games:played:<digest>``, ``chain.played_digest``). A play of another app is known by its id
+there (``imports:<source>:<id>``, ``claim_play``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,14 @@ from service.store.chain import played_digest
 from service.store.connection import StoreClient
 from service.store.keys import Keys
 from service.store.records import GameRecord
+
+# Delete a key only while it holds the value given: a claim is released by its owner alone.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
 
 
 class GameIndexes:
@@ -102,6 +111,28 @@ class GameIndexes:
             return held
         self.redis.hset(key, value, game_id)
         return None
+
+    def claim_play(self, play: str, owner: str, seconds: int) -> str | None:
+        """Claim a play of another app (``<source>:<id>``) for ``owner``, an import about to make
+        its game, for ``seconds`` at most: None once it is ``owner``'s, else what holds it (a
+        game's id, or another import's pending claim). Atomic (SET NX): of two imports of one
+        play at once, one makes its game."""
+        key = self.keys.imported_play(play)
+        while True:
+            if self.redis.set(key, owner, nx=True, ex=seconds):
+                return None
+            held: str | None = self.redis.get(key)
+            if held is not None:
+                return held
+            # Released between the two: claim again.
+
+    def settle_play(self, play: str, game_id: str) -> None:
+        """The play's game is made: the claim holds its id for good."""
+        self.redis.set(self.keys.imported_play(play), game_id)
+
+    def release_play(self, play: str, owner: str) -> None:
+        """Give up ``owner``'s claim of a play whose import failed (another's is left alone)."""
+        self.redis.eval(_RELEASE, 1, self.keys.imported_play(play), owner)
 
     def games_played_from(self, header: Mapping[str, Any]) -> list[str]:
         """The ids of the games played from what ``header`` says (the same game, players, seed,

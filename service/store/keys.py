@@ -19,7 +19,8 @@ Games are listed through sorted sets scored by a creation serial (the counter
 ``<prefix>games:player:<name>``; ``<prefix>games:commitments`` and ``<prefix>games:records``
 (hashes) and ``<prefix>games:played:<digest>`` (sets) know the games an import would make twice
 (``service.store.indexes`` says why none carries a hash tag). ``<prefix>archive:refused`` (a set)
-holds the games the archive job refused (``service.store.queue``).
+holds the games the archive job refused (``service.store.queue``). ``<prefix>imports:<source>:<id>``
+(a string) holds the game a play of another app became (``service.imports``).
 """
 
 from __future__ import annotations
@@ -52,3 +53,7 @@ class Keys:
 
     def refused(self) -> str:
         return f"{self.prefix}archive:refused"
+
+    def imported_play(self, play: str) -> str:
+        # A play of another app (``<source>:<id>``, service.imports): the game it became.
+        return f"{self.prefix}imports:{play}"

@@ -40,6 +40,8 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/games/{game_id}/seats/{seat}/token", "post"): {401, 403, 404, 429, 503},
     ("/games/{game_id}/stream", "get"): {400, 401, 404, 429, 503},
     ("/games/import", "post"): {400, 413, 422, 429, 503},
+    ("/imports/bgstats", "post"): {400, 401, 413, 429, 503},
+    ("/imports/bgg", "post"): {400, 401, 413, 429, 503},
     ("/stats/{game}", "get"): {400, 404, 429, 503},
     ("/players/{name}/stats", "get"): {400, 429, 503},
     ("/players/{a}/versus/{b}", "get"): {400, 429, 503},
@@ -85,7 +87,10 @@ PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
     ("/ratings/{game}", "get"): {("query", "limit"), ("query", "cursor")},
 }  # fmt: skip
 
-WITH_BODY = {("/games", "post"), ("/games/{game_id}/events", "post"), ("/games/import", "post")}
+WITH_BODY = {
+    ("/games", "post"), ("/games/{game_id}/events", "post"), ("/games/import", "post"),
+    ("/imports/bgstats", "post"), ("/imports/bgg", "post"),
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module")

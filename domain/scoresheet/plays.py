@@ -1,0 +1,111 @@
+"""A play logged in another app, recorded as a finished score sheet (api.md, Bringing history
+in): one ``score`` event per player with a score, then the ``end`` with its ranks (or a
+cooperative play's outcome), every event at the play's start, the finish ``minutes`` later.
+
+The ranks: the units (teams, or seats alone) with a seat marked winner rank 1 and the others
+follow, by their totals where the game has points, else sharing the next rank; with no winner
+marked, the totals decide. Members of a team share its rank.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from domain.errors import InvalidOptionsError
+from domain.history import Play, Unreadable, play_seed
+from domain.scoresheet.state import HIGHEST, NONE
+from domain.scoresheet.titles import check_title
+
+
+def teams_of(play: Play) -> list[list[int]] | None:
+    """The teams of a play that uses them: seats grouped by their team, in order of first seat
+    (a seat without a team is a team alone); None with fewer than two teams, or in a
+    cooperative play, which the table wins or loses together."""
+    if not play.uses_teams or play.cooperative:
+        return None
+    groups: dict[str, list[int]] = {}
+    for seat, one in enumerate(play.seats):
+        label = one.team if one.team else f"\0seat {seat}"
+        groups.setdefault(label, []).append(seat)
+    teams = list(groups.values())
+    return teams if len(teams) >= 2 else None
+
+
+def ranks_of(play: Play, teams: list[list[int]] | None) -> list[int]:
+    """A rank per seat, as the module says."""
+    units = teams if teams is not None else [[seat] for seat in range(len(play.seats))]
+    won = [any(play.seats[seat].winner for seat in unit) for unit in units]
+    totals = [
+        sum((Decimal(str(play.seats[seat].score or 0)) for seat in unit), Decimal(0))
+        for unit in units
+    ]
+
+    def better(a: int, b: int) -> bool:
+        """Whether unit ``a`` scored better than unit ``b``."""
+        if play.scoring == NONE:
+            return False
+        return totals[a] > totals[b] if play.scoring == HIGHEST else totals[a] < totals[b]
+
+    winners = sum(won)
+    unit_ranks = []
+    for unit in range(len(units)):
+        if won[unit]:
+            unit_ranks.append(1)
+            continue
+        rivals = [other for other in range(len(units)) if not won[other]]
+        unit_ranks.append(winners + 1 + sum(better(other, unit) for other in rivals))
+    ranks = [0] * len(play.seats)
+    for members, rank in zip(units, unit_ranks, strict=True):
+        for seat in members:
+            ranks[seat] = rank
+    return ranks
+
+
+def moment(when: datetime) -> str:
+    """An instant as a record writes it: ``2025-01-01T12:00:00.000Z``."""
+    return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+
+
+def record_play(play: Play, name: str, rules_version: str, max_players: int) -> dict[str, Any]:
+    """The export of the finished score sheet ``play`` is (game ``name``, ``rules_version``);
+    Unreadable for a title the score sheet refuses or a count of players it does not take."""
+    try:
+        title = check_title(play.title)
+    except InvalidOptionsError as error:
+        raise Unreadable(f"the game's name {play.title!r} is refused: {error.message}") from None
+    if not 1 <= len(play.seats) <= max_players:
+        raise Unreadable(
+            f"the play has {len(play.seats)} players: a score sheet takes 1 to {max_players}"
+        )
+    teams = teams_of(play)
+    options: dict[str, Any] = {"title": title, "scoring": play.scoring}
+    options["cooperative"] = play.cooperative
+    if play.bgg_id:
+        options["bgg_id"] = play.bgg_id
+    if teams is not None:
+        options["teams"] = teams
+    at = moment(play.started)
+    events: list[dict[str, Any]] = []
+    if play.scoring != NONE:
+        events += [
+            {"type": "score", "player": seat, "points": one.score, "at": at}
+            for seat, one in enumerate(play.seats)
+            if one.score is not None
+        ]
+    if play.cooperative:
+        outcome = "won" if any(one.winner for one in play.seats) else "lost"
+        events.append({"type": "end", "outcome": outcome, "at": at})
+    else:
+        events.append({"type": "end", "ranks": ranks_of(play, teams), "at": at})
+    return {
+        "game": name,
+        "players": [one.name for one in play.seats],
+        "seed": play_seed(play),
+        "options": options,
+        "rules_version": rules_version,
+        "created_at": at,
+        "finished_at": moment(play.started + timedelta(minutes=play.minutes)),
+        "events": events,
+    }

@@ -1,0 +1,146 @@
+"""BoardGameGeek's plays (the XML of ``/xmlapi2/plays``), read into plays (api.md, Bringing
+history in).
+
+The XML comes from outside: it is parsed by ``defusedxml``, which refuses a DTD and entities
+(never expanded: no billion laughs, no external entity reads). One ``<plays>`` holds the
+``<play>`` elements of one page or of several pages put together. A play is known by its ``id``;
+``<item name objectid>`` gives the title and ``bgg_id``; ``<player name score win
+startposition>`` the players (in ``startposition`` order when those are given and distinct),
+their scores and who won; ``date`` the day (taken at noon UTC), ``length`` the minutes.
+BoardGameGeek does not say how a game scores: a play with scores counts the highest as best, one
+without any is ranked by its winners alone.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+from xml.etree.ElementTree import Element, ParseError
+
+from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
+from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
+
+from service.imports.plays import (
+    Play,
+    Seat,
+    Skipped,
+    Unreadable,
+    check_name,
+    check_seats,
+    read_score,
+)
+
+SOURCE = "bgg"
+
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class NotPlaysXml(ValueError):
+    """The body is not BoardGameGeek's plays: why, in words."""
+
+
+def parse(data: bytes) -> Element:
+    """The ``<plays>`` element of ``data``; NotPlaysXml for XML with a DTD or entities (never
+    expanded), XML that does not parse, or another root."""
+    try:
+        root = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException as error:
+        raise NotPlaysXml(
+            f"XML with a DTD or entities is refused, never expanded ({type(error).__name__})"
+        ) from None
+    except ParseError as error:
+        raise NotPlaysXml(f"the body is not well-formed XML: {error}") from None
+    if not isinstance(root, Element) or root.tag != "plays":
+        raise NotPlaysXml(f"the root element is <{root.tag}>: BoardGameGeek's plays are in <plays>")
+    return root
+
+
+def read_plays(root: Element, names: dict[str, str] | None = None) -> list[Play | Skipped]:
+    """Each ``<play>`` read whole, or the reason it cannot be."""
+    names = names or {}
+    found: list[Play | Skipped] = []
+    for index, element in enumerate(root.iter("play"), start=1):
+        play_id = (element.get("id") or "").strip()
+        if not play_id:
+            found.append(Skipped(None, f"play {index} has no id: it could not be known again"))
+            continue
+        if element.get("incomplete") == "1":
+            found.append(Skipped(play_id, "incomplete: BoardGameGeek marks the play incomplete"))
+            continue
+        try:
+            found.append(_play(play_id, element, names))
+        except Unreadable as error:
+            found.append(Skipped(play_id, error.reason))
+    return found
+
+
+def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
+    item = element.find("item")
+    if item is None:
+        raise Unreadable("the play has no <item>: which game was played is not said")
+    title = _title(item.get("name"))
+    objectid = item.get("objectid") or ""
+    bgg_id = (
+        int(objectid) if objectid.isascii() and objectid.isdigit() and int(objectid) > 0 else None
+    )
+    raw = [player for player in element.iter("player")]
+    seats = [_seat(player, names) for player in raw]
+    positions = [_position(player) for player in raw]
+    if all(position is not None for position in positions) and len(set(positions)) == len(
+        positions
+    ):
+        order = sorted(range(len(seats)), key=lambda seat: positions[seat] or 0)
+        seats = [seats[seat] for seat in order]
+    scored = any(seat.score is not None for seat in seats)
+    return Play(
+        source=SOURCE,
+        play_id=play_id,
+        title=title,
+        bgg_id=bgg_id,
+        scoring="highest" if scored else "none",
+        cooperative=False,
+        uses_teams=False,
+        seats=check_seats(seats),
+        started=_day(element.get("date")),
+        minutes=_minutes(element.get("length")),
+    )
+
+
+def _seat(player: Element, names: dict[str, str]) -> Seat:
+    name = (player.get("name") or "").strip() or (player.get("username") or "").strip()
+    name = check_name(names.get(name, name))
+    return Seat(
+        name=name,
+        score=read_score(player.get("score") or "", name),
+        winner=player.get("win") == "1",
+    )
+
+
+def _position(player: Element) -> int | None:
+    text = (player.get("startposition") or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
+
+
+def _day(text: Any) -> datetime:
+    if not isinstance(text, str) or not _DAY.fullmatch(text):
+        raise Unreadable(f"its date {text!r} is not a day such as 2019-05-11")
+    try:
+        return datetime.strptime(text, "%Y-%m-%d").replace(hour=12)
+    except ValueError:
+        raise Unreadable(f"its date {text!r} is no day of the calendar") from None
+
+
+def _minutes(text: str | None) -> int:
+    text = (text or "").strip()
+    if not text:
+        return 0
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        raise Unreadable(f"its length {text!r} is not a number of minutes")
+    return int(text)
+
+
+def _title(name: Any) -> str:
+    if not isinstance(name, str):
+        raise Unreadable(f"the game's name {name!r} is not a name")
+    return name

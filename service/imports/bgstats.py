@@ -1,0 +1,192 @@
+"""The BG Stats app's backup (its JSON export), read into plays (api.md, Bringing history in).
+
+Field names are the app's: ``players`` (``id``, ``name``), ``games`` (``id``, ``name``,
+``bggId``, ``highestWins``, ``noPoints``, ``cooperative``), ``plays`` (``uuid``, ``playDate``,
+``durationMin``, ``gameRefId``, ``ignored``, ``usesTeams``, ``playerScores`` with
+``playerRefId``, ``score`` as a string, ``winner``, ``seatOrder``, ``team``). Pure: the parsed
+export in, plays and skip reasons out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from service.imports.plays import (
+    Play,
+    Seat,
+    Skipped,
+    Unreadable,
+    check_name,
+    check_seats,
+    read_score,
+)
+
+SOURCE = "bgstats"
+
+# The app writes "2019-05-11 20:15:00" (its local time, taken as UTC); a "T" and no seconds pass.
+_PLAY_DATE = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[ T]([0-9]{2}:[0-9]{2})(:[0-9]{2})?(\.[0-9]+)?"
+)
+
+
+class NotABackup(ValueError):
+    """The body is not a BG Stats export: what it lacks, in words."""
+
+
+def export_and_names(body: Any) -> tuple[Mapping[str, Any], dict[str, str]]:
+    """The export and the names mapping of a request's body: the export itself, or
+    ``{"export": ..., "names": {...}}``; NotABackup otherwise."""
+    if not isinstance(body, dict):
+        raise NotABackup("the body is a JSON object: the BG Stats export, or {export, names}")
+    names: Any = {}
+    export: Any = body
+    if "export" in body:
+        export, names = body["export"], body.get("names") or {}
+    if not isinstance(names, dict) or not all(
+        isinstance(key, str) and isinstance(value, str) for key, value in names.items()
+    ):
+        raise NotABackup('names maps each name in the export to a name here: {"Ann": "Anna"}')
+    if not isinstance(export, dict):
+        raise NotABackup("the export is a JSON object with players, games and plays")
+    missing = [
+        field for field in ("players", "games", "plays") if not isinstance(export.get(field), list)
+    ]
+    if missing:
+        raise NotABackup(
+            f"a BG Stats export has players, games and plays lists; {', '.join(missing)}"
+            f" {'is' if len(missing) == 1 else 'are'} missing or not a list"
+        )
+    return export, names
+
+
+def read_plays(export: Mapping[str, Any], names: Mapping[str, str]) -> list[Play | Skipped]:
+    """Each play of the export that is not ignored, read whole, or the reason it cannot be."""
+    players = _by_id(export["players"])
+    games = _by_id(export["games"])
+    found: list[Play | Skipped] = []
+    for index, raw in enumerate(export["plays"], start=1):
+        if not isinstance(raw, dict):
+            found.append(Skipped(None, f"play {index} is not a JSON object"))
+            continue
+        if raw.get("ignored") is True:
+            continue
+        uuid = raw.get("uuid")
+        if not isinstance(uuid, str) or not uuid.strip():
+            found.append(Skipped(None, f"play {index} has no uuid: it could not be known again"))
+            continue
+        try:
+            found.append(_play(uuid, raw, players, games, names))
+        except Unreadable as error:
+            found.append(Skipped(uuid, error.reason))
+    return found
+
+
+def _by_id(items: list[Any]) -> dict[Any, Mapping[str, Any]]:
+    return {
+        item["id"]: item
+        for item in items
+        if isinstance(item, dict) and isinstance(item.get("id"), int | str)
+    }
+
+
+def _play(
+    uuid: str,
+    raw: Mapping[str, Any],
+    players: Mapping[Any, Mapping[str, Any]],
+    games: Mapping[Any, Mapping[str, Any]],
+    names: Mapping[str, str],
+) -> Play:
+    game = games.get(raw.get("gameRefId"))
+    if game is None:
+        raise Unreadable(
+            f"its game (gameRefId {raw.get('gameRefId')!r}) is not in the export's games"
+        )
+    title = _title(game.get("name"))
+    bgg_id = game.get("bggId")
+    bgg_id = (
+        bgg_id if isinstance(bgg_id, int) and not isinstance(bgg_id, bool) and bgg_id > 0 else None
+    )
+    no_points = game.get("noPoints") is True
+    scoring = "none" if no_points else ("lowest" if game.get("highestWins") is False else "highest")
+    scores = raw.get("playerScores")
+    if not isinstance(scores, list):
+        raise Unreadable("its playerScores is not a list")
+    seats = [_seat(entry, players, names, no_points) for entry in scores]
+    orders = [_seat_order(entry) for entry in scores]
+    if len(set(orders)) == len(orders) and any(orders):
+        seats = [
+            seat for _, seat in sorted(zip(orders, seats, strict=True), key=lambda pair: pair[0])
+        ]
+    return Play(
+        source=SOURCE,
+        play_id=uuid,
+        title=title,
+        bgg_id=bgg_id,
+        scoring=scoring,
+        cooperative=game.get("cooperative") is True,
+        uses_teams=raw.get("usesTeams") is True,
+        seats=check_seats(seats),
+        started=_play_date(raw.get("playDate")),
+        minutes=_minutes(raw.get("durationMin")),
+    )
+
+
+def _seat(
+    entry: Any,
+    players: Mapping[Any, Mapping[str, Any]],
+    names: Mapping[str, str],
+    no_points: bool,
+) -> Seat:
+    if not isinstance(entry, dict):
+        raise Unreadable("a player's score is not a JSON object")
+    player = players.get(entry.get("playerRefId"))
+    if player is None:
+        raise Unreadable(
+            f"its player (playerRefId {entry.get('playerRefId')!r}) is not in the export's players"
+        )
+    name = player.get("name")
+    name = check_name(names.get(name, name) if isinstance(name, str) else name)
+    score = None if no_points else read_score(entry.get("score"), name)
+    team = entry.get("team")
+    return Seat(
+        name=name,
+        score=score,
+        winner=entry.get("winner") is True,
+        team=str(team)
+        if isinstance(team, str | int) and not isinstance(team, bool) and team != ""
+        else None,
+    )
+
+
+def _seat_order(entry: Any) -> int:
+    order = entry.get("seatOrder") if isinstance(entry, dict) else None
+    return order if isinstance(order, int) and not isinstance(order, bool) else 0
+
+
+def _play_date(text: Any) -> datetime:
+    shape = _PLAY_DATE.fullmatch(text) if isinstance(text, str) else None
+    if shape is None:
+        raise Unreadable(
+            f"its playDate {text!r} is not a date and time such as 2019-05-11 20:15:00"
+        )
+    try:
+        return datetime.strptime(f"{shape[1]} {shape[2]}{shape[3] or ':00'}", "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        raise Unreadable(f"its playDate {text!r} is no day of the calendar") from None
+
+
+def _minutes(value: Any) -> int:
+    if value is None or value == "":
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100_000:
+        raise Unreadable(f"its durationMin {value!r} is not a number of minutes")
+    return int(value)
+
+
+def _title(name: Any) -> str:
+    if not isinstance(name, str):
+        raise Unreadable(f"the game's name {name!r} is not a name")
+    return name

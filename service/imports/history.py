@@ -1,0 +1,129 @@
+"""The import of plays from other apps (api.md, Bringing history in): each play becomes a finished
+score sheet through ``Records.import_record``, so that it is checked, chained, archived, counted
+and rated as any imported record is.
+
+A play is known by its id in its app: before its game is made, the play is claimed
+(``GameIndexes.claim_play``: SET NX on ``<prefix>imports:<source>:<id>``, held for a while by
+this import), and the claim then holds the game's id for good; a play that fails is released.
+Two imports of one file at once make each play once: the second finds the claim and counts the
+play as ``already`` once the first has settled it. The record's own claims (its digest) back
+this up: a play whose game is here though its claim is lost is ``already`` too.
+
+Plays are imported in order of play (their start, then their id), whatever the file's order:
+the archive jobs are enqueued in that order, so the ratings are extended at their end rather
+than rated again from the middle (the ratings are those of the order of play either way).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.errors import TabletapeError
+from domain.history import Unreadable, record_of
+from service.errors import AlreadyImportedError
+from service.games.records import Records
+from service.imports.plays import Play, Skipped
+from service.store.chain import new_salt
+from service.store.indexes import GameIndexes
+
+# How long a claim of a play being imported lasts if its import dies before settling it.
+CLAIM_SECONDS = 300
+# How long an import waits for a play another import is making before saying so.
+WAIT_SECONDS = 10.0
+
+
+@dataclass
+class ImportOutcome:
+    """What an import did: plays imported (their games), already here, skipped with reasons."""
+
+    imported: int = 0
+    already: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    games: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "imported": self.imported,
+            "already": self.already,
+            "skipped": [one.as_json() for one in self.skipped],
+            "games": self.games,
+        }
+
+
+class History:
+    """Imports plays read from other apps' files."""
+
+    def __init__(self, records: Records, indexes: GameIndexes) -> None:
+        self.records = records
+        self.indexes = indexes
+
+    def import_plays(
+        self,
+        found: Sequence[Play | Skipped],
+        progress: Callable[[int], None] | None = None,
+    ) -> ImportOutcome:
+        """Import each play of ``found`` (its skipped ones stay skipped), in order of play;
+        ``progress`` is told of each play done."""
+        outcome = ImportOutcome(skipped=[one for one in found if isinstance(one, Skipped)])
+        plays = sorted(
+            (one for one in found if isinstance(one, Play)),
+            key=lambda play: (play.started, play.play_id),
+        )
+        for play in plays:
+            self._import_one(play, outcome)
+            if progress is not None:
+                progress(1)
+        return outcome
+
+    def _import_one(self, play: Play, outcome: ImportOutcome) -> None:
+        owner = f"pending:{new_salt()}"
+        held = self._claim(play, owner)
+        if held is not None:
+            if held.startswith("pending:"):
+                outcome.skipped.append(
+                    Skipped(
+                        play.play_id,
+                        "another import is making this play now: import again"
+                        " in a moment to see it counted as already here",
+                    )
+                )
+            else:
+                outcome.already += 1
+            return
+        try:
+            document = {**record_of(play), "seed_salt": new_salt()}
+            record, _ = self.records.import_record(document)
+        except Unreadable as error:
+            self.indexes.release_play(play.key, owner)
+            outcome.skipped.append(Skipped(play.play_id, error.reason))
+            return
+        except AlreadyImportedError as error:
+            # Its game is here (the claim was lost, or another app's copy of the same record).
+            self.indexes.settle_play(play.key, str(error.details["id"]))
+            outcome.already += 1
+            return
+        except TabletapeError as error:
+            self.indexes.release_play(play.key, owner)
+            outcome.skipped.append(Skipped(play.play_id, error.message))
+            return
+        except BaseException:
+            self.indexes.release_play(play.key, owner)
+            raise
+        self.indexes.settle_play(play.key, record.id)
+        outcome.imported += 1
+        outcome.games.append(record.id)
+
+    def _claim(self, play: Play, owner: str) -> str | None:
+        """None once ``owner`` holds the play's claim; else what holds it: a game's id, or the
+        pending claim of another import that did not settle within WAIT_SECONDS."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            held = self.indexes.claim_play(play.key, owner, CLAIM_SECONDS)
+            if held is None or not held.startswith("pending:"):
+                return held
+            if time.monotonic() > deadline:
+                return held
+            time.sleep(0.05)

@@ -1,0 +1,298 @@
+/* The /import page (templates/import.html): bring a group's history in.
+ *
+ * The file chosen is read here, in the browser, to show what it holds: its plays (ignored ones
+ * left out, as the service leaves them), their games and their players. Each player of the file
+ * is given a name here, suggested from the names the service knows (the same name whatever its
+ * case or accents, or one a letter or two away, or the same first name). The file then goes to
+ * POST /imports/bgstats ({export, names}) or POST /imports/bgg (its XML, the names written in),
+ * and the answer says what was imported, already there and skipped.
+ *
+ * A service that sets WRITE_KEY answers 401 without it: the page asks for the key once and keeps
+ * it on this device (localStorage, as the new-game form does); a kept key refused is forgotten.
+ */
+
+const KEPT_KEY = "tabletape.writeKey";
+
+/** A name as compared: lower case, accents and extra spaces gone. */
+export function folded(name) {
+  return name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
+function distance(a, b) {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}
+
+/** The known name closest to ``name``, or "" when none is close. */
+export function suggestion(name, known) {
+  if (known.includes(name)) return name;
+  const mine = folded(name);
+  let best = "";
+  let bestScore = Infinity;
+  for (const other of known) {
+    const theirs = folded(other);
+    let score;
+    if (theirs === mine) score = 0;
+    else if (theirs.split(" ")[0] === mine || mine.split(" ")[0] === theirs) score = 1;
+    else {
+      const apart = distance(mine, theirs);
+      score = apart <= Math.max(1, Math.floor(Math.min(mine.length, theirs.length) / 4)) ? 1 + apart : Infinity;
+    }
+    if (score < bestScore) {
+      best = other;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** What a BG Stats backup holds: its plays not ignored, their games and players' names. */
+function readBackup(text) {
+  const backup = JSON.parse(text);
+  const lists = ["players", "games", "plays"].every((field) => Array.isArray(backup && backup[field]));
+  if (!lists) throw new Error("This is not a BG Stats backup: it has no players, games and plays.");
+  const players = new Map(backup.players.map((player) => [player.id, player.name]));
+  const games = new Map(backup.games.map((game) => [game.id, game.name]));
+  const plays = backup.plays.filter((play) => play && play.ignored !== true);
+  const counts = new Map();
+  const titles = new Set();
+  for (const play of plays) {
+    titles.add(games.get(play.gameRefId));
+    for (const score of play.playerScores || []) {
+      const name = players.get(score.playerRefId);
+      if (typeof name === "string") counts.set(name, (counts.get(name) || 0) + 1);
+    }
+  }
+  return { kind: "bgstats", document: backup, plays: plays.length, titles: titles.size, counts };
+}
+
+/** What BoardGameGeek's XML holds: its plays, their games and players' names. */
+function readPlays(text) {
+  const document = new DOMParser().parseFromString(text, "application/xml");
+  if (document.querySelector("parsererror") || document.documentElement.nodeName !== "plays") {
+    throw new Error("This is not BoardGameGeek's plays: an XML file whose root is <plays>.");
+  }
+  const plays = [...document.documentElement.getElementsByTagName("play")];
+  const counts = new Map();
+  const titles = new Set();
+  for (const play of plays) {
+    const item = play.getElementsByTagName("item")[0];
+    if (item) titles.add(item.getAttribute("name"));
+    for (const player of play.getElementsByTagName("player")) {
+      const name = (player.getAttribute("name") || "").trim() || (player.getAttribute("username") || "").trim();
+      if (name) counts.set(name, (counts.get(name) || 0) + 1);
+    }
+  }
+  return { kind: "bgg", document, text, plays: plays.length, titles: titles.size, counts };
+}
+
+function keptKey() {
+  try {
+    return window.localStorage.getItem(KEPT_KEY) || "";
+  } catch (ignored) {
+    return "";
+  }
+}
+
+function keepKey(key) {
+  try {
+    if (key) window.localStorage.setItem(KEPT_KEY, key);
+    else window.localStorage.removeItem(KEPT_KEY);
+  } catch (ignored) {
+    /* asked again next time */
+  }
+}
+
+function plural(count, one, many) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function start() {
+  const root = document.getElementById("import-history");
+  if (!root) return;
+  const known = JSON.parse(root.dataset.known || "[]");
+  const form = document.getElementById("import-form");
+  const fileInput = document.getElementById("file");
+  const fileError = document.getElementById("error-file");
+  const formError = document.getElementById("form-error");
+  const found = document.getElementById("found");
+  const namesBox = document.getElementById("names");
+  const submit = document.getElementById("import");
+  const keyField = document.getElementById("field-write_key");
+  const keyInput = document.getElementById("write_key");
+  let read = null;
+
+  function showError(slot, message) {
+    slot.textContent = message;
+    slot.hidden = !message;
+  }
+
+  function source() {
+    return form.querySelector('input[name="source"]:checked').value;
+  }
+
+  function nameRow(name, plays, index) {
+    const row = document.createElement("div");
+    row.className = "name-row";
+    const label = document.createElement("label");
+    label.className = "there";
+    label.htmlFor = `name-${index}`;
+    label.textContent = name;
+    const count = document.createElement("span");
+    count.className = "plays";
+    count.textContent = plural(plays, "play", "plays");
+    label.append(count);
+    const input = document.createElement("input");
+    input.type = "text";
+    input.id = `name-${index}`;
+    input.maxLength = 64;
+    input.autocomplete = "off";
+    input.setAttribute("list", "known-names");
+    input.dataset.there = name;
+    input.value = suggestion(name, known) || name;
+    const note = document.createElement("p");
+    note.className = "known";
+    note.id = `known-${index}`;
+    input.setAttribute("aria-describedby", note.id);
+    const noteName = () => {
+      const here = input.value.trim();
+      note.textContent = known.includes(here) ? "known here" : "a new player here";
+    };
+    input.addEventListener("input", noteName);
+    noteName();
+    row.append(label, input, note);
+    return row;
+  }
+
+  async function chooseFile() {
+    showError(fileError, "");
+    showError(formError, "");
+    found.hidden = true;
+    submit.disabled = true;
+    read = null;
+    const file = fileInput.files[0];
+    if (!file) return;
+    try {
+      const text = await file.text();
+      read = source() === "bgstats" ? readBackup(text) : readPlays(text);
+    } catch (error) {
+      showError(fileError, error instanceof SyntaxError ? "This file is not JSON: choose the backup BG Stats made." : error.message);
+      return;
+    }
+    document.getElementById("found-summary").textContent =
+      `${plural(read.plays, "play", "plays")} of ${plural(read.titles, "game", "games")}, ${plural(read.counts.size, "player", "players")}.`;
+    namesBox.replaceChildren(
+      ...[...read.counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, plays], index) => nameRow(name, plays, index)),
+    );
+    found.hidden = false;
+    submit.disabled = read.plays === 0;
+  }
+
+  /** The names changed: {"name in the file": "name here"}. */
+  function mapping() {
+    const names = {};
+    for (const input of namesBox.querySelectorAll("input")) {
+      const here = input.value.trim();
+      if (here && here !== input.dataset.there) names[input.dataset.there] = here;
+    }
+    return names;
+  }
+
+  function request(names) {
+    if (read.kind === "bgstats") {
+      return { path: "/imports/bgstats", type: "application/json", body: JSON.stringify({ export: read.document, names }) };
+    }
+    // BoardGameGeek's XML carries the names itself: the names here are written into it.
+    const copy = read.document.cloneNode(true);
+    for (const player of copy.getElementsByTagName("player")) {
+      const there = (player.getAttribute("name") || "").trim() || (player.getAttribute("username") || "").trim();
+      if (names[there]) player.setAttribute("name", names[there]);
+    }
+    return { path: "/imports/bgg", type: "application/xml", body: new XMLSerializer().serializeToString(copy) };
+  }
+
+  function askForKey(refused) {
+    keepKey("");
+    keyField.hidden = false;
+    keyInput.value = "";
+    keyInput.setAttribute("aria-invalid", "true");
+    keyInput.setAttribute("aria-describedby", "error-write_key");
+    showError(
+      document.getElementById("error-write_key"),
+      refused
+        ? "The service refused this key. Type it again, then import."
+        : "This service asks for its write key to add games. Type it, then import: this device keeps it.",
+    );
+    keyInput.focus();
+  }
+
+  function showImported(answer) {
+    document.getElementById("count-imported").textContent = answer.imported;
+    document.getElementById("count-already").textContent = answer.already;
+    document.getElementById("count-skipped").textContent = answer.skipped.length;
+    const list = document.getElementById("skipped");
+    list.replaceChildren(
+      ...answer.skipped.map((one) => {
+        const item = document.createElement("li");
+        item.textContent = one.uuid ? `${one.uuid}: ${one.reason}` : one.reason;
+        return item;
+      }),
+    );
+    document.getElementById("skipped-list").hidden = answer.skipped.length === 0;
+    form.hidden = true;
+    const section = document.getElementById("imported");
+    section.hidden = false;
+    section.focus();
+  }
+
+  async function send(event) {
+    event.preventDefault();
+    if (!read) return;
+    showError(formError, "");
+    const typed = keyField.hidden ? "" : keyInput.value.trim();
+    const key = typed || keptKey();
+    const sent = request(mapping());
+    const headers = { "Content-Type": sent.type };
+    if (key) headers.Authorization = `Bearer ${key}`;
+    submit.disabled = true;
+    submit.textContent = `Importing ${plural(read.plays, "play", "plays")}…`;
+    try {
+      const response = await fetch(sent.path, { method: "POST", headers, body: sent.body });
+      const answer = await response.json().catch(() => null);
+      if (response.status === 401) {
+        askForKey(Boolean(key));
+        return;
+      }
+      if (!response.ok) {
+        showError(formError, (answer && answer.error && answer.error.message) || `The service answered ${response.status}.`);
+        formError.focus();
+        return;
+      }
+      if (typed) keepKey(typed);
+      showImported(answer);
+    } catch (error) {
+      showError(formError, "The service could not be reached: check the connection and import again (nothing is imported twice).");
+      formError.focus();
+    } finally {
+      submit.disabled = false;
+      submit.textContent = "Import";
+    }
+  }
+
+  fileInput.addEventListener("change", chooseFile);
+  for (const radio of form.querySelectorAll('input[name="source"]')) radio.addEventListener("change", chooseFile);
+  form.addEventListener("submit", send);
+}
+
+start();

@@ -1,0 +1,133 @@
+"""The readers of other apps' files, rule by rule (api.md, Bringing history in): pure functions
+from the parsed file to plays or skip reasons, and the record a play becomes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import pytest
+
+from domain.history import Play, Seat, record_of
+from service.imports import bgg, bgstats
+from service.imports.plays import Skipped, Unreadable, read_score
+from tests.support.history import Backup, bgg_xml
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("49", 49), ("12.5", 12.5), ("-3", -3), ("12.50", 12.5), (" 7 ", 7), ("+5", 5),
+     ("0.125", 0.125), ("", None), (None, None), (8, 8)],
+)  # fmt: skip
+def test_a_score_is_a_string_that_reads_as_a_number(text: Any, number: Any) -> None:
+    assert read_score(text, "Ann") == number
+
+
+@pytest.mark.parametrize("text", ["five", "1e3", "1.2345", "12,5", "2000000000", "NaN", True])
+def test_any_other_score_makes_the_play_a_problem(text: Any) -> None:
+    with pytest.raises(Unreadable, match="Ann's score"):
+        read_score(text, "Ann")
+
+
+def read(backup: Backup, names: dict[str, str] | None = None) -> list[Play | Skipped]:
+    return bgstats.read_plays(backup.export(), names or {})
+
+
+def test_seats_follow_seat_order_only_when_distinct_and_not_all_zero() -> None:
+    backup = Backup()
+    a, b, c = backup.player("A"), backup.player("B"), backup.player("C")
+    game = backup.game("Azul")
+    backup.play(
+        game, "2021-01-01 20:00:00", [(a, "1", False, 3), (b, "2", False, 1), (c, "3", True, 2)]
+    )
+    backup.play(
+        game, "2021-01-01 21:00:00", [(a, "1", False, 0), (b, "2", False, 0), (c, "3", True, 0)]
+    )
+    backup.play(
+        game, "2021-01-01 22:00:00", [(a, "1", False, 1), (b, "2", False, 1), (c, "3", True, 2)]
+    )
+    plays = read(backup)
+    assert [[seat.name for seat in play.seats] for play in plays if isinstance(play, Play)] == [
+        ["B", "C", "A"], ["A", "B", "C"], ["A", "B", "C"],
+    ]  # fmt: skip
+
+
+def test_a_play_date_is_the_apps_local_time_taken_as_utc() -> None:
+    backup = Backup()
+    a = backup.player("A")
+    game = backup.game("Azul")
+    backup.play(game, "2021-01-01 20:15", [(a, "1", True)])
+    backup.play(game, "2021-02-30 20:15:00", [(a, "1", True)])
+    backup.play(game, "yesterday", [(a, "1", True)])
+    first, bad_day, no_day = read(backup)
+    assert isinstance(first, Play) and first.started == datetime(2021, 1, 1, 20, 15)
+    assert isinstance(bad_day, Skipped) and "no day of the calendar" in bad_day.reason
+    assert isinstance(no_day, Skipped) and "playDate 'yesterday'" in no_day.reason
+
+
+def test_a_game_without_points_takes_no_score_and_ranks_its_winners_first() -> None:
+    play = Play("bgstats", "x", "Codenames", None, "none", False, False,
+                (Seat("A", None, False), Seat("B", None, True), Seat("C", None, False)),
+                datetime(2021, 1, 1, 20), 15)  # fmt: skip
+    document = record_of(play)
+    assert [event["type"] for event in document["events"]] == ["end"]
+    assert document["events"][-1]["ranks"] == [2, 1, 2]
+    assert document["finished_at"] == "2021-01-01T20:15:00.000Z"
+
+
+def test_the_lowest_total_is_best_where_the_lowest_wins() -> None:
+    seats = (Seat("A", 30, False), Seat("B", -3, False), Seat("C", 12.5, False))
+    play = Play("bgstats", "y", "Golf", 7, "lowest", False, False, seats, datetime(2021, 1, 1), 0)
+    assert record_of(play)["events"][-1]["ranks"] == [3, 1, 2]
+
+
+def test_two_plays_alike_are_two_records_and_one_play_is_always_the_same() -> None:
+    seats = (Seat("A", 1, True),)
+    one = Play(
+        "bgstats", "u1", "Azul", None, "highest", False, False, seats, datetime(2021, 1, 1), 0
+    )
+    two = Play(
+        "bgstats", "u2", "Azul", None, "highest", False, False, seats, datetime(2021, 1, 1), 0
+    )
+    assert record_of(one)["seed"] != record_of(two)["seed"]
+    assert record_of(one) == record_of(one)
+
+
+def test_a_title_the_score_sheet_refuses_is_a_reason() -> None:
+    seats = (Seat("A", 1, True),)
+    play = Play("bgg", "1", "!!!", None, "highest", False, False, seats, datetime(2021, 1, 1), 0)
+    with pytest.raises(Unreadable, match="refused"):
+        record_of(play)
+
+
+def test_boardgamegeek_plays_keep_start_positions_only_when_all_given() -> None:
+    root = bgg.parse(bgg_xml([
+        {"id": 1, "date": "2020-01-01", "name": "Azul",
+         "players": [{"name": "A", "startposition": "2"}, {"name": "B", "startposition": "1"}]},
+        {"id": 2, "date": "2020-01-01", "name": "Azul",
+         "players": [{"name": "A", "startposition": "2"}, {"name": "B"}]},
+        {"id": 3, "date": "2020-13-01", "name": "Azul", "players": [{"name": "A"}]},
+        {"id": 4, "date": "2020-01-01", "name": "Azul", "players": []},
+    ]))  # fmt: skip
+    first, second, bad_date, nobody = bgg.read_plays(root)
+    assert isinstance(first, Play) and [s.name for s in first.seats] == ["B", "A"]
+    assert isinstance(second, Play) and [s.name for s in second.seats] == ["A", "B"]
+    assert isinstance(bad_date, Skipped) and bad_date.play_id == "3"
+    assert isinstance(nobody, Skipped) and "no players" in nobody.reason
+
+
+LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE plays [
+<!ENTITY lol "lol">
+<!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+]>
+<plays>&lol2;</plays>"""
+
+
+def test_a_billion_laughs_is_refused_before_any_expansion() -> None:
+    with pytest.raises(bgg.NotPlaysXml, match="DTD or entities"):
+        bgg.parse(LAUGHS)
+    # A DTD alone, without an entity, is refused too.
+    with pytest.raises(bgg.NotPlaysXml, match="DTD or entities"):
+        bgg.parse(b'<?xml version="1.0"?><!DOCTYPE plays SYSTEM "plays.dtd"><plays/>')
