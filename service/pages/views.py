@@ -515,7 +515,9 @@ def recorder(game_id: str) -> str:
         "version": record.version,
         "status": record.status,
         "result": record.result,
-        "chance": (record.options or {}).get("chance", "seeded"),
+        # A game with chance says how it comes ("seeded", "observed"); one without (a score
+        # sheet) says nothing of it.
+        "chance": (record.options or {}).get("chance"),
         "moves": [move_words(game, event, record.players) for event in events],
         "types": [event.get("type") for event in events],
         "void": [bool(event.get("void")) for event in events],
