@@ -108,7 +108,14 @@ def test_every_game_has_a_renderer_and_the_assets_are_served(client: FlaskClient
     drawings = [f"games/{game}/{game}.js" for game in game_names()]
     # The modules the pages share (written once, imported by the viewer and the recorder), and
     # the modules of a game's drawing besides its own <game>.js.
-    shared = ["lib/client.js", "lib/draw.js", "lib/follow.js", "lib/picker.js", "lib/zoom.js"]
+    shared = [
+        "lib/client.js",
+        "lib/draw.js",
+        "lib/follow.js",
+        "lib/picker.js",
+        "lib/zoom.js",
+        "lib/write-key.js",
+    ]
     parts = [f"games/{game}/{game}-{part}.js" for game in ("mada", "madcala", "sifaka")
              for part in ("draw", "touch")]  # fmt: skip
     for name in ("viewer.js", "record.js", "tabletape.css", *shared, *drawings, *parts):

@@ -11,7 +11,7 @@
  * it on this device (localStorage, as the new-game form does); a kept key refused is forgotten.
  */
 
-const KEPT_KEY = "tabletape.writeKey";
+import { keepKey, keptKey } from "./lib/write-key.js";
 
 /** A name as compared: lower case, accents and extra spaces gone. */
 export function folded(name) {
@@ -93,23 +93,6 @@ function readPlays(text) {
     }
   }
   return { kind: "bgg", document, text, plays: plays.length, titles: titles.size, counts };
-}
-
-function keptKey() {
-  try {
-    return window.localStorage.getItem(KEPT_KEY) || "";
-  } catch (ignored) {
-    return "";
-  }
-}
-
-function keepKey(key) {
-  try {
-    if (key) window.localStorage.setItem(KEPT_KEY, key);
-    else window.localStorage.removeItem(KEPT_KEY);
-  } catch (ignored) {
-    /* asked again next time */
-  }
 }
 
 function plural(count, one, many) {

@@ -14,7 +14,7 @@
  * (a password field), sends it as the Bearer token, and keeps it in localStorage once the service
  * took it, so that it is asked once per device. A kept key the service refuses is forgotten.
  */
-"use strict";
+import { keepKey, keptKey } from "./lib/write-key.js";
 
 (function () {
   /** What the form itself finds wrong before sending, said as the API says it. */
@@ -32,25 +32,6 @@
     const submit = document.getElementById("start");
     const keyField = document.getElementById("field-write_key");
     const keyInput = document.getElementById("write_key");
-    const KEPT_KEY = "tabletape.writeKey";
-
-    // The write key this device keeps (storage may be refused: private modes, policies).
-    function keptKey() {
-      try {
-        return window.localStorage.getItem(KEPT_KEY) || "";
-      } catch (ignored) {
-        return "";
-      }
-    }
-
-    function keepKey(key) {
-      try {
-        if (key) window.localStorage.setItem(KEPT_KEY, key);
-        else window.localStorage.removeItem(KEPT_KEY);
-      } catch (ignored) {
-        /* asked again next time */
-      }
-    }
 
     /** The key to send: the one typed, else the one kept, else none. */
     function writeKey() {
