@@ -123,7 +123,7 @@ class Reads:
                     # A list shows headers: one that does not decode is left out, not the others.
                     log.warning("game %s left out of a listing: %s", record.id, record.error())
                     continue
-                if record is None or (game and game not in (record.game, _stats_key(record))):
+                if record is None or (game and record.game != game and _stats_key(record) != game):
                     continue
                 if status and record.status != status:
                     continue

@@ -25,6 +25,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain import get_game
+from domain.errors import UnknownGameError
+from domain.game import Title
 from service.store.chain import played_digest
 from service.store.connection import StoreClient
 from service.store.keys import Keys
@@ -57,7 +59,7 @@ class GameIndexes:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(self.keys.index(), {record.id: serial})
         pipe.zadd(self.keys.index("game", record.game), {record.id: serial})
-        title = get_game(record.game).title(record.options)
+        title = _title_of(record)
         if title is not None:
             # A game of a title (a score sheet) is listed under its title's key too, and the key
             # is known from its first game on (``games:titles``: key -> the game recording it).
@@ -149,3 +151,12 @@ class GameIndexes:
                 pipe.hsetnx(self.keys.index("commitments"), record.seed_commitment, record.id)
             pipe.sadd(self.keys.index("played", played_digest(record.header)), record.id)
         pipe.execute()
+
+
+def _title_of(record: GameRecord) -> Title | None:
+    """The title ``record`` is a game of (a score sheet's), if its game has titles; a game this
+    service does not play is stored and listed all the same, under its own name."""
+    try:
+        return get_game(record.game).title(record.options)
+    except UnknownGameError:
+        return None

@@ -194,6 +194,8 @@ def test_a_seat_adds_its_own_points_on_its_own_link(phone: Page, server: LiveSer
     check_the_first_screen(phone)
     type_points(phone, {1: "7.25"})
     tap_and_settle(phone, ".pad-add", 1)
+    # The pad is drawn again from the answer: waited for, on a machine that may be slow.
+    expect(phone.locator("#board .seat").nth(1)).to_have_attribute("data-total", "7.25")
     assert [s["total"] for s in check_the_first_screen(phone)] == ["0", "7.25", "0"]
     assert stored(server, game) == [{"type": "score", "player": 1, "points": 7.25}]
     expect(phone.locator("#record-status")).to_contain_text("Ben scores 7.25")
