@@ -84,7 +84,9 @@ def _archive(
     if record.status != "finished":
         return "withdrawn" if withdrawn else "not finished"
     try:
-        events = store.events(game_id)
+        # The events its header counts: a retraction appended since it was read reopened the
+        # game, which mark_archived sees below.
+        events = store.events(game_id, 1, record.version)
     except DamagedRecordError as error:
         return _refuse(store, game_id, error.problems)
     audit = audit_game(record, events)

@@ -204,14 +204,17 @@ class Repository:
     def stored_events(
         self, record: GameRecord, first: int = 1, last: int | None = None
     ) -> list[StoredEvent]:
-        """Events ``first`` to ``last`` of ``record``, from its stream, or from its archive once
-        the archive job replaced the stream."""
+        """Events ``first`` to ``last`` (default: its last) of ``record``, from its stream, or
+        from its archive once the archive job replaced the stream. Never one past the record's
+        version: another writer may have appended since its header was read, and a state folded
+        from that event too would be cached as this version's."""
+        last = record.version if last is None else min(last, record.version)
         if not record.trimmed:
             events = self.store.events(record.id, first, last)
             # The header counts the events the stream holds (they are read together): one that
             # is not at its entry id is missing where it should be, unless the archive job
             # dropped the stream since the header was read.
-            wanted = min(record.version if last is None else last, record.version) - first + 1
+            wanted = last - first + 1
             if len(events) >= wanted:
                 return events
             if not self._trimmed_since(record):

@@ -17,6 +17,7 @@ from flask.testing import FlaskClient
 
 from service.store.archive import Archive
 from service.store.connection import StoreClient
+from service.store.events import EventStore
 from tests.conftest import make_app
 from tests.support.api import append, auth, create, play_to_the_end
 from tests.support.stats import every_stats_key
@@ -168,3 +169,29 @@ def test_a_trimmed_archived_game_can_be_reopened(
     drain(app)
     assert status(client, game) == "archived"
     assert figures(client)["game"]["games"] == 1
+
+
+def test_a_retraction_between_the_archive_jobs_reads_leaves_the_game_sound(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The job reads the finished game's header, then the recorder retracts the last move, then
+    the job reads the events: it archives what its header says, sees the reopening, and withdraws
+    it; it never calls the game damaged for the event that came after its header."""
+    game = finished(client, ["Ana", "Ben"], seed=6)
+    raced: list[int] = []
+    read_events = EventStore.events
+
+    def retracted_first(store: EventStore, game_id: str, *args: Any, **kwargs: Any) -> Any:
+        if not raced:
+            raced.append(0)
+            raced[0] = append(client, game, RETRACT).status_code
+        return read_events(store, game_id, *args, **kwargs)
+
+    with mock.patch.object(EventStore, "events", retracted_first):
+        drain(app)
+    assert raced == [201]
+    drain(app)
+    assert status(client, game) == "active"
+    audit = client.get(f"/games/{game['id']}/audit").json
+    assert audit["ok"], audit["problems"]
+    assert figures(client)["game"]["games"] == 0

@@ -381,3 +381,32 @@ def test_a_snapshot_without_a_digest_is_passed_over(
     assert reader.state(record, 9) == from_seed(record, bodies, 9)
     # The replay wrote a sound one, with its digest, in its place.
     assert "digest" in stored_snapshot(real_redis, key_prefix, record.id, 8)
+
+
+@pytest.mark.parametrize("recheck_seconds", [0.0, 5.0])
+def test_a_header_read_before_another_writers_move_gives_the_state_at_its_own_version(
+    recheck_seconds: float, real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    """A request reads the header at version 9; another writer appends event 10 before the
+    request reads the events. The state it gets (and the one its process keeps for version 9)
+    is the state after 9 events: the concurrent writers' race that made the process call a sound
+    record damaged."""
+    writer = service_of(real_redis, key_prefix, tmp_path)
+    record, tokens, bodies = recorded(writer, "mada", seed=5, moves=9)
+    assert record.version == 9
+    move = domain.get_game("mada").legal_moves(writer.state(record))[0]
+    writer.append(record.id, tokens.recorder, move)
+    # The reader is a fresh process still holding the header it read at version 9.
+    reader = service_of(real_redis, key_prefix, tmp_path)
+    reader.repository.cache.recheck_seconds = recheck_seconds
+    assert reader.state(record) == from_seed(record, bodies, 9)
+    reader.repository.cache.recheck_seconds = 0.0  # checked against the stored record again
+    assert reader.state(record) == from_seed(record, bodies, 9)
+    latest = reader.get(record.id)
+    assert reader.state(latest) == from_seed(latest, [*bodies, move], 10)
+    reader.append(
+        record.id,
+        tokens.recorder,
+        domain.get_game("mada").legal_moves(from_seed(latest, [*bodies, move], 10))[0],
+    )
+    assert reader.get(record.id).version == 11

@@ -27,6 +27,7 @@ def auth(game: dict[str, Any]) -> dict[str, str]:
 def legal(client: FlaskClient, game: dict[str, Any]) -> list[dict[str, Any]]:
     """The moves the recorder may append now (GET /legal needs a token)."""
     response = client.get(f"/games/{game['id']}/legal", headers=auth(game))
+    assert response.status_code == 200, (response.status_code, response.json)
     moves: list[dict[str, Any]] = response.json["moves"]
     return moves
 
