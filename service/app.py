@@ -88,6 +88,7 @@ def build_services(settings: Mapping[str, Any]) -> Services:
         snapshots=SnapshotStore(client, settings["KEY_PREFIX"]),
         snapshot_every=settings["SNAPSHOT_EVERY"],
         recount=archive_queue.enqueue,
+        recount_many=archive_queue.enqueue_many,
         recheck_seconds=settings["CACHE_RECHECK_SECONDS"],
         signing=signing,
     )

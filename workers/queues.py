@@ -72,6 +72,7 @@ def reconcile(store: EventStore, archive_queue: ArchiveQueue) -> int:
     RQ's cleanup, and the game is enqueued again here).
     """
     StartedJobRegistry(queue=archive_queue.queue).cleanup()
+    archive_queue.forget_failed_many()
     enqueued = sum(1 for game_id in unarchived_games(store) if archive_queue.enqueue(game_id))
     if enqueued:
         log.info("reconcile: %d finished games enqueued for archiving", enqueued)

@@ -1,6 +1,7 @@
 """Statistics of finished games: Redis projections, counted once per game, rebuilt from the archive.
 
-The archive job counts each game as it archives it (``count_game``); ``rebuild_stats`` recomputes
+The archive job counts the games it archives (``count_many``: one or an import's many at once, each
+guarded on its own; ``count_game`` is one game's, from its replay); ``rebuild_stats`` recomputes
 every figure from the archive files alone and swaps them in, so both paths give identical figures.
 Nothing here knows a game's rules: the figures come from ``Game.result``, ``first_player`` and
 ``stats_counters``, so a new game gets its statistics without code here.
@@ -308,10 +309,11 @@ def withdraw_figures(client: StoreClient, prefix: str, figures: GameFigures) -> 
 
 
 def count_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> int:
-    """``count_figures`` for many games in two round trips (how the benchmark fills its
-    projections): their figures (``count_many_figures``), then their ratings in one MULTI per
-    game type (``workers.ratings.rate_games``). The number of games whose figures were not
-    counted already."""
+    """``count_figures`` for many games in two round trips (how the archive job counts what it
+    archived, and how the benchmark fills its projections): their figures
+    (``count_many_figures``), then their ratings in one MULTI per game type
+    (``workers.ratings.rate_games``). The number of games whose figures were not counted
+    already."""
     counted = count_many_figures(client, prefix, batch)
     rate_many(client, prefix, batch)
     return counted

@@ -94,6 +94,7 @@ class GameService:
         snapshots: SnapshotStore | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
         recount: Callable[[str], object] | None = None,
+        recount_many: Callable[[list[str]], object] | None = None,
         recheck_seconds: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
         signing: KeyRing | None = None,
@@ -102,11 +103,12 @@ class GameService:
         shelf = SnapshotShelf(snapshots, snapshot_every)
         self.repository = Repository(store, archive, cache, shelf)
         # ``recount`` is called with a game's id when its figures must be counted again (the
-        # archive job): by an append that ends or reopens a game, by the import of a finished one.
+        # archive job): by an append that ends or reopens a game, by the import of a finished one;
+        # ``recount_many`` with an import's many at once.
         self.appending = Appending(self.repository, recount)
         # The notes of heads, signed with the service's key (none without one).
         self.checkpoints = Checkpoints(signing)
-        self.records = Records(self.repository, recount, self.checkpoints)
+        self.records = Records(self.repository, recount, self.checkpoints, recount_many)
         self.reads = Reads(self.repository)
 
     # The seats' links (``who_may_act``): the recorder's only --------------------------------------

@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -50,6 +50,7 @@ from service.store.records import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Appends without If-Match retry this often when another writer got in between; each retry
 # re-validates the move against the newer state.
@@ -62,15 +63,16 @@ def utc_now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
 
 
-def ask_recount(recount: Callable[[str], object] | None, game_id: str) -> None:
-    """Ask for a game's figures to be counted again (``recount``, the archive job), best effort."""
+def ask_recount(recount: Callable[[T], object] | None, games: T) -> None:
+    """Ask for the figures of a game (or of an import's many) to be counted again (``recount``,
+    the archive job), best effort."""
     if recount is None:
         return
     try:
-        recount(game_id)
+        recount(games)
     except Exception:
         # The move is stored: never fail it for this. Reconcile enqueues what was missed.
-        log.exception("could not enqueue the archive job of game %s", game_id)
+        log.exception("could not enqueue the archive job of %s", games)
 
 
 @dataclass(frozen=True)

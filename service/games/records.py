@@ -60,13 +60,15 @@ class Records:
         repository: Repository,
         recount: Callable[[str], object] | None = None,
         checkpoints: Checkpoints | None = None,
+        recount_many: Callable[[list[str]], object] | None = None,
     ) -> None:
         self.repository = repository
         # The notes an export carries (``checkpoints``): none without a key ring.
         self.checkpoints = checkpoints or Checkpoints(None)
         # Called with an imported finished game's id: its figures are counted
-        # (``appending.ask_recount``).
+        # (``appending.ask_recount``); ``recount_many`` with many at once (``ask_counts``).
         self.recount = recount
+        self.recount_many = recount_many
 
     def create(
         self,
@@ -163,12 +165,16 @@ class Records:
         document.update(self.checkpoints.of_export(record))
         return document
 
-    def import_record(self, document: dict[str, Any]) -> tuple[GameRecord, Tokens]:
+    def import_record(
+        self, document: dict[str, Any], *, ask_count: bool = True
+    ) -> tuple[GameRecord, Tokens]:
         """Replay an exported record and store it as a new game with tokens of its own, or
         reject it whole. What the document gives is kept (salt, commitment, format, created_at,
         each event's at, finished_at), so the copy's hash chain is the source's; a time it lacks
         is filled in with the import's. A record held here already (its commitment, or the same
-        game, players, seed, options and moves) is an AlreadyImportedError naming its game."""
+        game, players, seed, options and moves) is an AlreadyImportedError naming its game.
+        A finished one is counted, unless ``ask_count`` is False: the caller asks for it with
+        others (``ask_counts``)."""
         header = {
             name: document[name] for name in ("game", "players", "seed", "options", "rules_version")
         }
@@ -227,9 +233,20 @@ class Records:
         record = store.import_events(record, bodies, ats=ats, status=status,
                                      result=audit.result, finished_at=finished_at,
                                      source_checkpoints=source_checkpoints(document))  # fmt: skip
-        if audit.result is not None:
+        if audit.result is not None and ask_count:
             ask_recount(self.recount, record.id)
         return record, tokens
+
+    def ask_counts(self, game_ids: list[str]) -> None:
+        """Ask for the figures of many imported finished games (their archive jobs), best
+        effort: in jobs of many where the service has them, else one job each."""
+        if not game_ids:
+            return
+        if self.recount_many is not None:
+            ask_recount(self.recount_many, game_ids)
+            return
+        for game_id in game_ids:
+            ask_recount(self.recount, game_id)
 
     def _held_copy(self, header: dict[str, Any], bodies: list[dict[str, Any]]) -> str | None:
         """The id of a game held here that records what ``header`` and ``bodies`` record (the

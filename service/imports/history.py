@@ -11,7 +11,9 @@ this up: a play whose game is here though its claim is lost is ``already`` too.
 
 Plays are imported in order of play (their start, then their id), whatever the file's order:
 the archive jobs are enqueued in that order, so the ratings are extended at their end rather
-than rated again from the middle (the ratings are those of the order of play either way).
+than rated again from the middle (the ratings are those of the order of play either way). They
+are enqueued as the import goes, GAMES_PER_JOB games to a job (``Records.ask_counts``): the
+workers count one batch while the next is imported, each batch in a few round trips.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from service.games.records import Records
 from service.imports.plays import Play, Skipped
 from service.store.chain import new_salt
 from service.store.indexes import GameIndexes
+from service.store.queue import GAMES_PER_JOB
 
 # How long a claim of a play being imported lasts if its import dies before settling it.
 CLAIM_SECONDS = 300
@@ -72,10 +75,15 @@ class History:
             (one for one in found if isinstance(one, Play)),
             key=lambda play: (play.started, play.play_id),
         )
+        counted = 0  # the games made whose count is asked for
         for play in plays:
             self._import_one(play, outcome)
+            if len(outcome.games) - counted >= GAMES_PER_JOB:
+                self.records.ask_counts(outcome.games[counted:])
+                counted = len(outcome.games)
             if progress is not None:
                 progress(1)
+        self.records.ask_counts(outcome.games[counted:])
         return outcome
 
     def _import_one(self, play: Play, outcome: ImportOutcome) -> None:
@@ -95,7 +103,7 @@ class History:
             return
         try:
             document = {**record_of(play), "seed_salt": new_salt()}
-            record, _ = self.records.import_record(document)
+            record, _ = self.records.import_record(document, ask_count=False)
         except Unreadable as error:
             self.indexes.release_play(play.key, owner)
             outcome.skipped.append(Skipped(play.play_id, error.reason))

@@ -8,6 +8,7 @@ arrows go one way, from the jobs to the store and the domain.
 from __future__ import annotations
 
 import re
+import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -20,8 +21,11 @@ from rq.registry import FailedJobRegistry, StartedJobRegistry
 from service.store.connection import StoreClient
 from service.store.keys import Keys
 
-# The archive job, as RQ imports it in a worker.
+# The archive job, as RQ imports it in a worker: of one game, and of an import's many at once.
 ARCHIVE_JOB = "workers.archive.archive_game"
+ARCHIVE_MANY_JOB = "workers.archive.archive_games"
+# The games of one job of many: a job of a second or so, counted in a few round trips.
+GAMES_PER_JOB = 100
 
 _WAITING = (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED)
 
@@ -46,6 +50,26 @@ def archive_queue_name(key_prefix: str) -> str:
 def archive_job_id(key_prefix: str, game_id: str) -> str:
     # One job id per game: enqueueing a game twice names one job, which is idempotent anyway.
     return f"archive-{_name_part(key_prefix)}-{game_id}"
+
+
+def archive_many_job_id(key_prefix: str, games: int) -> str:
+    # The job's id says how many games it holds: /health counts games from the ids alone.
+    return f"archive-{_name_part(key_prefix)}-many-{games}-{uuid.uuid4().hex}"
+
+
+def _games_of_many_job(job_id: str) -> int | None:
+    """How many games the job of many ``job_id`` counts (``archive_many_job_id``); None for
+    the job of one game."""
+    parts = job_id.rsplit("-", 3)
+    if len(parts) == 4 and parts[1] == "many" and parts[2].isdigit():
+        return int(parts[2])
+    return None
+
+
+def games_of_job(job_id: str) -> int:
+    """How many games the archive job ``job_id`` counts."""
+    many = _games_of_many_job(job_id)
+    return 1 if many is None else many
 
 
 def mark_refused(client: StoreClient, key_prefix: str, game_id: str) -> None:
@@ -101,22 +125,55 @@ class ArchiveQueue:
             **self.job_args,
         )
 
+    def enqueue_many(self, game_ids: list[str]) -> list[Job]:
+        """Enqueue the archive of many games (an import's), GAMES_PER_JOB to a job."""
+        jobs = []
+        for first in range(0, len(game_ids), GAMES_PER_JOB):
+            batch = game_ids[first : first + GAMES_PER_JOB]
+            job_id = archive_many_job_id(self.job_args["key_prefix"], len(batch))
+            jobs.append(
+                self.queue.enqueue(
+                    ARCHIVE_MANY_JOB,
+                    batch,
+                    job_id=job_id,
+                    retry=Retry(max=3),
+                    result_ttl=3600,
+                    failure_ttl=7 * 24 * 3600,
+                    **self.job_args,
+                )
+            )
+        return jobs
+
+    def forget_failed_many(self) -> None:
+        """Drop the failed jobs of many games from the failed registry: the recovery enqueues
+        their games that still wait again, one job each (``workers.queues.reconcile``)."""
+        registry = FailedJobRegistry(queue=self.queue)
+        for job_id in registry.get_job_ids():
+            if _games_of_many_job(job_id) is not None:
+                registry.remove(job_id, delete_job=True)
+
     def waiting(self) -> int:
-        return int(self.queue.count)
+        """Finished games whose archive job waits to be run."""
+        return sum(map(games_of_job, self.queue.get_job_ids()))
 
     def to_count(self) -> int:
         """Finished games not counted yet: their jobs waiting, those being run, and those that
         failed (``failed``)."""
-        return self.waiting() + StartedJobRegistry(queue=self.queue).count + self.failed()
+        running = StartedJobRegistry(queue=self.queue).get_job_ids()
+        return self.waiting() + sum(map(games_of_job, running)) + self.failed()
 
     def failed(self) -> int:
-        """Archive jobs that failed for good (their retries spent), and whose game was not
-        enqueued again since: RQ keeps a job in its failed registry for a week, even once the
+        """Finished games whose archive job failed for good (its retries spent), and that were
+        not enqueued again since: RQ keeps a job in its failed registry for a week, even once the
         game has been enqueued again and archived."""
         job_ids = FailedJobRegistry(queue=self.queue).get_job_ids()
         jobs = Job.fetch_many(job_ids, connection=self.queue.connection)
         failed = JobStatus.FAILED
-        return sum(1 for job in jobs if job is not None and job.get_status(refresh=False) == failed)
+        return sum(
+            games_of_job(job.id)
+            for job in jobs
+            if job is not None and job.get_status(refresh=False) == failed
+        )
 
     def workers(self) -> int:
         """The RQ workers alive on the queue's Redis: registered, with a heartbeat at most

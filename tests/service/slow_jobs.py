@@ -24,8 +24,8 @@ def archive_then_hang(game_id: str, *, hang_before: str, marker: str, **job_args
         time.sleep(120)
 
     target = {
-        "count": mock.patch.object(stats, "count_game", hang),
-        "rate": mock.patch.object(ratings, "rate_game", hang),
+        "count": mock.patch.object(stats, "count_many", hang),
+        "rate": mock.patch.object(ratings, "rate_games", hang),
         "mark": mock.patch.object(EventStore, "mark_archived", hang),
     }[hang_before]
     with target:

@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import threading
 from typing import Any
+from unittest import mock
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.imports import history as history_module
+from service.store import queue as queue_module
+from service.store.queue import games_of_job
 from tests.support.api import assert_error
-from tests.support.history import Backup, bgg_xml
+from tests.support.history import Backup, bgg_xml, random_backup
+from workers import archive as archive_module
+from workers.queues import reconcile
 from tests.support.workers import drain
 
 
@@ -317,18 +323,13 @@ def test_imported_plays_are_archived_and_counted_on_their_own_day(
     import_backup(client, backup.export())
     drain(app)
     stats = client.get("/stats/azul?since=2019-07-14&until=2019-07-14")
-    if stats.status_code == 404:
-        pytest.skip("statistics by title key not merged yet")
     assert stats.json["games"] == 1
     assert client.get("/stats/azul").json["games"] == 2
 
 
 def ratings_of(client: FlaskClient, key: str) -> dict[str, tuple[float, float, int]]:
-    """The ratings of a title (``/ratings/{key}``; before titles were rated apart, every score
-    sheet was rated as ``scoresheet``)."""
+    """The ratings of a title (``/ratings/{key}``)."""
     response = client.get(f"/ratings/{key}?limit=100")
-    if response.status_code == 404:
-        response = client.get("/ratings/scoresheet?limit=100")
     assert response.status_code == 200, response.json
     return {r["player"]: (r["mu"], r["sigma"], r["games"]) for r in response.json["ratings"]}
 
@@ -363,7 +364,6 @@ def test_plays_are_rated_in_the_order_they_were_played_whatever_the_order_they_c
     app: Flask, client: FlaskClient, real_redis: Any, tmp_path: Any
 ) -> None:
     from tests.conftest import make_app
-    from tests.support.history import random_backup
 
     backup = random_backup(plays=24, titles=1, names=5, seed=3)
     whole = import_backup(client, backup.export())
@@ -418,3 +418,50 @@ def test_a_finished_game_offers_add_to_bg_stats_with_a_stable_id(client: FlaskCl
     assert [(pl["name"], pl["score"], pl["winner"]) for pl in data["players"]] == [
         ("Cyd", 30, False), ("Dee", -3.5, True),
     ]  # fmt: skip
+
+
+@pytest.fixture
+def three_games_a_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Jobs of three games, so that a small backup makes several."""
+    monkeypatch.setattr(history_module, "GAMES_PER_JOB", 3)
+    monkeypatch.setattr(queue_module, "GAMES_PER_JOB", 3)
+
+
+@pytest.mark.usefixtures("three_games_a_job")
+def test_an_import_is_counted_by_jobs_of_many_games_each_game_once(
+    app: Flask, client: FlaskClient
+) -> None:
+    backup = random_backup(plays=7, titles=2, names=5, seed=5)
+    answer = import_backup(client, backup.export())
+    queue = app.extensions["tabletape.queue"].queue
+    assert sorted(map(games_of_job, queue.get_job_ids())) == [1, 3, 3]
+    # /health counts the games waiting, not the jobs.
+    assert client.get("/health").json["finished_games_to_count"] == 7
+    assert client.get("/health").json["queue"]["archive"]["waiting"] == 7
+    drain(app)
+    assert client.get("/health").json["finished_games_to_count"] == 0
+    assert {game_of(client, game_id)["status"] for game_id in answer["games"]} == {"archived"}
+    counted = [client.get(f"/stats/{key}").json["games"] for key in ("title-01", "title-02")]
+    assert sum(counted) == 7
+    # The same games enqueued again (a reconcile, a retry) count nothing twice.
+    app.extensions["tabletape.queue"].enqueue_many(answer["games"])
+    drain(app)
+    assert [client.get(f"/stats/{key}").json["games"] for key in ("title-01", "title-02")] == counted
+
+
+@pytest.mark.usefixtures("three_games_a_job")
+def test_a_failed_job_of_many_games_is_told_per_game_and_reconciled_one_game_a_job(
+    app: Flask, client: FlaskClient
+) -> None:
+    answer = import_backup(client, random_backup(plays=3, titles=1, names=5, seed=6).export())
+    with mock.patch.object(archive_module, "_archive_many", side_effect=OSError("disk full")):
+        drain(app)  # the job and its three retries fail
+    health = client.get("/health").json
+    assert health["queue"]["archive"]["failed"] == 3 and health["finished_games_to_count"] == 3
+    services = app.extensions["tabletape"]
+    assert reconcile(services.store, app.extensions["tabletape.queue"]) == 3
+    health = client.get("/health").json
+    assert health["queue"]["archive"]["failed"] == 0 and health["finished_games_to_count"] == 3
+    drain(app)
+    assert client.get("/health").json["finished_games_to_count"] == 0
+    assert {game_of(client, game_id)["status"] for game_id in answer["games"]} == {"archived"}

@@ -137,15 +137,15 @@ def test_a_game_reopened_while_its_job_counts_it_is_withdrawn(
     app: Flask, client: FlaskClient
 ) -> None:
     game = finished(client, ["Ana", "Ben"], seed=7)
-    count_game = stats.count_game
+    count_many = stats.count_many
 
-    def count_then_reopen(*args: Any, **kwargs: Any) -> bool:
-        counted = count_game(*args, **kwargs)
+    def count_then_reopen(*args: Any, **kwargs: Any) -> int:
+        counted = count_many(*args, **kwargs)
         # The recorder takes the last move back while the job is between its count and its mark.
         assert append(client, game, RETRACT).status_code == 201
         return counted
 
-    with mock.patch.object(stats, "count_game", count_then_reopen):
+    with mock.patch.object(stats, "count_many", count_then_reopen):
         drain(app)
     assert status(client, game) == "active"
     assert figures(client)["game"]["games"] == 0
