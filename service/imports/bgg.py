@@ -28,6 +28,8 @@ from service.imports.plays import (
     Unreadable,
     check_name,
     check_seats,
+    check_title,
+    read_or_skip,
     read_score,
 )
 
@@ -63,15 +65,11 @@ def read_plays(root: Element, names: dict[str, str] | None = None) -> list[Play 
     for index, element in enumerate(root.iter("play"), start=1):
         play_id = (element.get("id") or "").strip()
         if not play_id:
-            found.append(Skipped(None, f"play {index} has no id: it could not be known again"))
-            continue
-        if element.get("incomplete") == "1":
+            found.append(Skipped.unknowable(index, "id"))
+        elif element.get("incomplete") == "1":
             found.append(Skipped(play_id, "incomplete: BoardGameGeek marks the play incomplete"))
-            continue
-        try:
-            found.append(_play(play_id, element, names))
-        except Unreadable as error:
-            found.append(Skipped(play_id, error.reason))
+        else:
+            found.append(read_or_skip(_play, play_id, element, names))
     return found
 
 
@@ -79,7 +77,7 @@ def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
     item = element.find("item")
     if item is None:
         raise Unreadable("the play has no <item>: which game was played is not said")
-    title = _title(item.get("name"))
+    title = check_title(item.get("name"))
     objectid = item.get("objectid") or ""
     bgg_id = (
         int(objectid) if objectid.isascii() and objectid.isdigit() and int(objectid) > 0 else None
@@ -138,9 +136,3 @@ def _minutes(text: str | None) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 6):
         raise Unreadable(f"its length {text!r} is not a number of minutes")
     return int(text)
-
-
-def _title(name: Any) -> str:
-    if not isinstance(name, str):
-        raise Unreadable(f"the game's name {name!r} is not a name")
-    return name

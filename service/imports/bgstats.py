@@ -21,6 +21,8 @@ from service.imports.plays import (
     Unreadable,
     check_name,
     check_seats,
+    check_title,
+    read_or_skip,
     read_score,
 )
 
@@ -75,12 +77,9 @@ def read_plays(export: Mapping[str, Any], names: Mapping[str, str]) -> list[Play
             continue
         uuid = raw.get("uuid")
         if not isinstance(uuid, str) or not uuid.strip():
-            found.append(Skipped(None, f"play {index} has no uuid: it could not be known again"))
-            continue
-        try:
-            found.append(_play(uuid, raw, players, games, names))
-        except Unreadable as error:
-            found.append(Skipped(uuid, error.reason))
+            found.append(Skipped.unknowable(index, "uuid"))
+        else:
+            found.append(read_or_skip(_play, uuid, raw, players, games, names))
     return found
 
 
@@ -104,7 +103,7 @@ def _play(
         raise Unreadable(
             f"its game (gameRefId {raw.get('gameRefId')!r}) is not in the export's games"
         )
-    title = _title(game.get("name"))
+    title = check_title(game.get("name"))
     bgg_id = game.get("bggId")
     bgg_id = (
         bgg_id if isinstance(bgg_id, int) and not isinstance(bgg_id, bool) and bgg_id > 0 else None
@@ -184,9 +183,3 @@ def _minutes(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 100_000:
         raise Unreadable(f"its durationMin {value!r} is not a number of minutes")
     return int(value)
-
-
-def _title(name: Any) -> str:
-    if not isinstance(name, str):
-        raise Unreadable(f"the game's name {name!r} is not a name")
-    return name

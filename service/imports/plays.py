@@ -1,20 +1,31 @@
-"""What the readers of other apps' files share: a play skipped with its reason, a score as the
-apps write it, a player's name as the service takes it. The play itself (``Play``, ``Seat``) and
-the record it becomes are the domain's (``domain.history``): the game that records any title
-registers how.
+"""What the readers of other apps' files share: a play skipped with its reason, each play read or
+skipped, a score as the apps write it, a player's name and a game's title as the service takes
+them. The play itself (``Play``, ``Seat``) and the record it becomes are the domain's
+(``domain.history``): the game that records any title registers how.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Concatenate, ParamSpec
 
 from domain.history import Number, Play, Seat, Unreadable
 
-__all__ = ["Number", "Play", "Seat", "Skipped", "Unreadable", "check_name", "check_seats"]
+__all__ = [
+    "Number",
+    "Play",
+    "Seat",
+    "Skipped",
+    "Unreadable",
+    "check_name",
+    "check_seats",
+    "check_title",
+    "read_or_skip",
+]
 
 MAX_NAME = 64
 # A score as the apps write it: an optional sign, digits, and optionally a point and digits.
@@ -22,6 +33,8 @@ _SCORE = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 # A number a record takes: at most 3 decimals, at most 10^9 (the score sheet's numbers).
 _DECIMALS = Decimal("0.001")
 _LIMIT = 10**9
+# What a reader's play function takes besides the play's id.
+_Details = ParamSpec("_Details")
 
 
 @dataclass(frozen=True)
@@ -31,8 +44,28 @@ class Skipped:
     play_id: str | None
     reason: str
 
+    @classmethod
+    def unknowable(cls, index: int, key: str) -> Skipped:
+        """Play ``index`` (from 1) of a file, without the ``key`` that would know it again: a
+        second import could not tell it from a new play, so it is never brought in."""
+        return cls(None, f"play {index} has no {key}: it could not be known again")
+
     def as_json(self) -> dict[str, Any]:
         return {"uuid": self.play_id, "reason": self.reason}
+
+
+def read_or_skip(
+    read: Callable[Concatenate[str, _Details], Play],
+    play_id: str,
+    *details: _Details.args,
+    **named: _Details.kwargs,
+) -> Play | Skipped:
+    """``read(play_id, *details)``, the play as a reader makes it, or the play skipped with the
+    reason it is Unreadable: one play that cannot be read never stops the others of the file."""
+    try:
+        return read(play_id, *details, **named)
+    except Unreadable as error:
+        return Skipped(play_id, error.reason)
 
 
 def read_score(text: Any, player: str) -> Number | None:
@@ -66,6 +99,13 @@ def check_name(name: Any) -> str:
         raise Unreadable(f"the player name {name!r} is not a name (1 to {MAX_NAME} characters)")
     if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
         raise Unreadable(f"the player name {name!r} holds control characters")
+    return name
+
+
+def check_title(name: Any) -> str:
+    """A game's title as the file names it; Unreadable when it is not a string."""
+    if not isinstance(name, str):
+        raise Unreadable(f"the game's name {name!r} is not a name")
     return name
 
 

@@ -2,11 +2,11 @@
  * seats' rows, and the pictures and words the touch targets use. */
 import { humanize, plural, svg, text, titled } from "../../lib/draw.js";
 
-const CARD_W = 44;
-const CARD_H = 60;
+export const CARD_W = 44;
+export const CARD_H = 60;
 const SPECIAL_NAMES = { lemur: "Lemur", double_lemur: "Double Lemur", scorpion: "Scorpion" };
 
-function cardName(card) {
+export function cardName(card) {
   return typeof card === "number" ? `${card}` : SPECIAL_NAMES[card] || String(card);
 }
 
@@ -17,7 +17,7 @@ function pearsOf(card, cards) {
 }
 
 /** A card face up: a Cactus card's value and its prickly pears, or a special card's name. */
-function faceUp(card, x, y, cards) {
+export function faceUp(card, x, y, cards) {
   const group = svg("g", { class: "card", "data-card": JSON.stringify(card) });
   if (typeof card === "number") {
     group.append(svg("rect", { x, y, width: CARD_W, height: CARD_H, rx: 5, class: "card-face", fill: "#fff", stroke: "#5b6068" }));
@@ -51,7 +51,7 @@ function faceUp(card, x, y, cards) {
   return titled(group, cardName(card));
 }
 
-function faceDown(x, y, what) {
+export function faceDown(x, y, what) {
   const group = svg("g", { class: "card hidden-card" });
   group.append(svg("rect", { x, y, width: CARD_W, height: CARD_H, rx: 5, class: "card-back", fill: "#2f4f6f", stroke: "#1b2e40" }));
   group.append(svg("rect", {
@@ -78,7 +78,7 @@ function listed(cards) {
   return cards.length ? cards.map(cardName).join(", ") : "nothing";
 }
 
-function draw(board, state, ctx) {
+export function draw(board, state, ctx) {
   const cards = ctx.cards || {};
   const seats = state.hand_sizes.length;
   const narrow = ctx.narrow;
@@ -200,12 +200,3 @@ function draw(board, state, ctx) {
     description: lines.join(" "),
   };
 }
-
-export {
-  CARD_H,
-  CARD_W,
-  cardName,
-  draw,
-  faceDown,
-  faceUp,
-};

@@ -24,7 +24,7 @@ const EFFECT_LABELS = {
   refresh_plus_one: "Refresh",
 };
 // The effects in the rulebook's words.
-const EFFECT_WORDS = {
+export const EFFECT_WORDS = {
   add_shard: "Add a Shard",
   heal: "Heal",
   draw_commoner: "Draw a Commoner",
@@ -36,7 +36,7 @@ const EFFECT_WORDS = {
   strike_plus_one: "Strike a Plus-One",
 };
 const SIDE_TINT = ["#e8f0fa", "#fbeceb"];
-const TOUCH = "#0b57d0";
+export const TOUCH = "#0b57d0";
 
 function titledLast(node, title) {
   // The title last: the frame's focus ring outlines a touch target's first child, its shape.
@@ -265,7 +265,7 @@ function panel(state, seat, top, ctx) {
 /** Draw the state; the result's `drawn` names the nodes drawn (the plates, each seat's cards and
  * hand) for the touches (madcala-touch.js), and the frame to draw with again. Nothing is kept
  * here between calls. */
-function draw(board, state, frame) {
+export function draw(board, state, frame) {
   const L = frame.narrow ? NARROW : WIDE;
   const ringHalf = L.ry * Math.sin((75 * Math.PI) / 180) + L.plate;
   const centreY = L.panel + L.gap + ringHalf;
@@ -371,7 +371,7 @@ function shortName(name, size) {
   return lines.slice(0, 2).map((line) => (line.length > size ? line.slice(0, size - 1) + "…" : line));
 }
 
-function commonerPicture(id, cards) {
+export function commonerPicture(id, cards) {
   const info = (cards.commoners || {})[id] || {};
   return (drawing) => {
     drawing.append(svg("rect", { x: 2, y: 2, width: 44, height: 60, rx: 4, fill: "#fff8e1", stroke: "#8a5a00", "stroke-width": 1.5 }));
@@ -382,7 +382,7 @@ function commonerPicture(id, cards) {
   };
 }
 
-function plusOnePicture(id, cards, colour) {
+export function plusOnePicture(id, cards, colour) {
   const info = (cards.plus_ones || {})[id] || {};
   return (drawing) => {
     const corrupted = info.kind === "corrupted";
@@ -394,13 +394,13 @@ function plusOnePicture(id, cards, colour) {
   };
 }
 
-function cardBackPicture(drawing) {
+export function cardBackPicture(drawing) {
   drawing.append(svg("rect", { x: 6, y: 4, width: 36, height: 56, rx: 4, fill: "#2f4f6f", stroke: "#1b2e40" }));
   drawing.append(svg("rect", { x: 11, y: 9, width: 26, height: 46, rx: 3, fill: "none", stroke: "#8fb0cf" }));
 }
 
 /** Shards in a row, wrapping: each {colour, doubler}. */
-function shardsPicture(shards) {
+export function shardsPicture(shards) {
   return (drawing) => {
     const perRow = 4;
     shards.slice(0, 20).forEach((shard, index) => {
@@ -415,7 +415,7 @@ function shardsPicture(shards) {
   };
 }
 
-function effectsPicture(effects) {
+export function effectsPicture(effects) {
   return (drawing) => {
     drawing.append(svg("rect", { x: 2, y: 2, width: 44, height: 60, rx: 4, fill: "#ffffff", stroke: "#8a8f96" }));
     if (!effects.length) {
@@ -433,7 +433,7 @@ function ordinal(n) {
 }
 
 /** A plate as the seat acting says it: "the Home", "the 3rd plate (Heal)", "Ben's Home"... */
-function plateWords(state, space, seat, players) {
+export function plateWords(state, space, seat, players) {
   const owner = space < 6 ? 0 : 1;
   const effect = state.layout[space];
   const whose = owner === seat ? "the" : `${players[owner]}'s`;
@@ -441,12 +441,12 @@ function plateWords(state, space, seat, players) {
   return `${whose} ${ordinal((space % 6) + 1)} plate (${EFFECT_LABELS[effect] || humanize(effect)})`;
 }
 
-function plusOneName(cards, id) {
+export function plusOneName(cards, id) {
   const info = (cards.plus_ones || {})[id];
   return (info && info.name) || humanize(id);
 }
 
-function commonerName(cards, id) {
+export function commonerName(cards, id) {
   const info = (cards.commoners || {})[id];
   return (info && info.name) || humanize(id);
 }
@@ -458,7 +458,7 @@ function effectList(effects) {
 }
 
 /** How a Refreshable card is paid: "2 Shards from the Home and 1 from the 2nd plate (+1 Shard)". */
-function payWords(state, pay, seat, players) {
+export function payWords(state, pay, seat, players) {
   const counts = new Map();
   for (const space of pay) counts.set(space, (counts.get(space) || 0) + 1);
   const parts = [...counts].map(([space, count], index) =>
@@ -477,7 +477,7 @@ function runsOf(order) {
 }
 
 /** The order of a sowing: the normal Shards' colours as placed, and the Doubler that lands last. */
-function sowingWords(order, last, cell, mover, players) {
+export function sowingWords(order, last, cell, mover, players) {
   const parts = [];
   const own = cell.normal[mover];
   const other = cell.normal[1 - mover];
@@ -492,7 +492,7 @@ function sowingWords(order, last, cell, mover, players) {
   return parts.join("; ");
 }
 
-function shardsOfSowing(order, last, cell, mover, colours) {
+export function shardsOfSowing(order, last, cell, mover, colours) {
   const own = cell.normal[mover];
   const other = cell.normal[1 - mover];
   const placed = order || [...Array(own).fill(mover), ...Array(other).fill(1 - mover)];
@@ -506,27 +506,9 @@ function shardsOfSowing(order, last, cell, mover, colours) {
   return shards;
 }
 
-function effectsWords(value, printed) {
+export function effectsWords(value, printed) {
   if (value === null) return printed.length > 1 ? `All: ${effectList(printed)}` : `${effectList(printed)}`;
   if (!value.length) return "No effect: just discard it";
   if (value.length < printed.length) return `Only ${effectList(value)}`;
   return effectList(value);
 }
-
-export {
-  EFFECT_WORDS,
-  TOUCH,
-  cardBackPicture,
-  commonerName,
-  commonerPicture,
-  draw,
-  effectsPicture,
-  effectsWords,
-  payWords,
-  plateWords,
-  plusOneName,
-  plusOnePicture,
-  shardsOfSowing,
-  shardsPicture,
-  sowingWords,
-};

@@ -2,28 +2,28 @@
  * counters and pawns, the seats' rows; draw returns where it drew them, for the touches. */
 import { plural, svg, text, titled } from "../../lib/draw.js";
 
-const CELL = 44;
-const PAD = 12;
-const ROW = 50;
+export const CELL = 44;
+export const PAD = 12;
+export const ROW = 50;
 const MANGO = { green: "#43a047", yellow: "#f2c200", red: "#e53935" };
 // Counters: darker shades, so that their values keep a 4.5:1 contrast.
 const TOKEN = { green: "#2e7d32", yellow: "#f2c200", red: "#c62828" };
 const MANGO_INK = { green: "#ffffff", yellow: "#1f2328", red: "#ffffff" };
 // The seat colours of service/pages/views.py (SIFAKA_COLOURS).
-const PAWN = { red: "#c62828", blue: "#1565c0", yellow: "#b8860b", green: "#2e7d32" };
+export const PAWN = { red: "#c62828", blue: "#1565c0", yellow: "#b8860b", green: "#2e7d32" };
 const TINT = { red: "#f9d9d6", blue: "#d6e4f6", yellow: "#fbefc2", green: "#d5ecd6" };
-const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
+export const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const ANGLE = { N: 0, E: 90, S: 180, W: 270 };
-const DIRECTION = { N: "north", E: "east", S: "south", W: "west" };
+export const DIRECTION = { N: "north", E: "east", S: "south", W: "west" };
 
-function palm(x, y, size) {
+export function palm(x, y, size) {
   return svg("g", { class: "palm" },
     svg("line", { x1: x, y1: y, x2: x, y2: y + size * 1.2, stroke: "#6d4c2f", "stroke-width": 2 }),
     svg("circle", { cx: x, cy: y, r: size * 0.62, fill: "#1b7a2f" }));
 }
 
 /** One box at pixel (px, py), ``size`` wide: the board's and the card in hand's. */
-function boxShape(box, px, py, size) {
+export function boxShape(box, px, py, size) {
   const group = svg("g", {});
   const mid = size / 2;
   let fill = "#efe6cf";
@@ -53,7 +53,7 @@ function boxShape(box, px, py, size) {
   return group;
 }
 
-function boxWords(box) {
+export function boxWords(box) {
   if (box.kind === "palms") return plural(box.palms, "palm");
   if (box.kind === "arrow") return `arrow ${DIRECTION[box.arrow] || box.arrow}`;
   if (box.kind === "mango") return `${box.mango} mango`;
@@ -61,7 +61,7 @@ function boxWords(box) {
   return "blank";
 }
 
-function counterToken(cx, cy, colour, value, r) {
+export function counterToken(cx, cy, colour, value, r) {
   return svg("g", { class: "counter" },
     svg("circle", { cx, cy, r, fill: TOKEN[colour] || "#999", stroke: "#1f2328", "stroke-width": 1.5 }),
     text(cx, cy + r * 0.42, value === undefined || value === null ? "?" : value, {
@@ -69,7 +69,7 @@ function counterToken(cx, cy, colour, value, r) {
     }));
 }
 
-function pawnShape(cx, cy, colour, facing, current) {
+export function pawnShape(cx, cy, colour, facing, current) {
   const [dx, dy] = STEP[facing] || [0, -1];
   const r = 10;
   const tip = `${cx + dx * (r + 8)},${cy + dy * (r + 8)}`;
@@ -84,7 +84,7 @@ function pawnShape(cx, cy, colour, facing, current) {
 }
 
 
-function draw(board, state, ctx) {
+export function draw(board, state, ctx) {
   const colours = state.colours;
   const cards = (ctx.cards && ctx.cards.cards) || {};
   const xs = [];
@@ -256,18 +256,3 @@ function draw(board, state, ctx) {
   };
   return { title: `Sifaka after move ${ctx.at} of ${ctx.version}`, description: lines.join(" "), drawn };
 }
-
-export {
-  CELL,
-  DIRECTION,
-  PAD,
-  PAWN,
-  ROW,
-  STEP,
-  boxShape,
-  boxWords,
-  counterToken,
-  draw,
-  palm,
-  pawnShape,
-};

@@ -11,7 +11,7 @@
  * it on this device (localStorage, as the new-game form does); a kept key refused is forgotten.
  */
 
-import { keepKey, keptKey } from "./lib/write-key.js";
+import { askForKey, keepKey, keptKey } from "./lib/write-key.js";
 
 /** A name as compared: lower case, accents and extra spaces gone. */
 export function folded(name) {
@@ -205,21 +205,6 @@ function start() {
     return { path: "/imports/bgg", type: "application/xml", body: new XMLSerializer().serializeToString(copy) };
   }
 
-  function askForKey(refused) {
-    keepKey("");
-    keyField.hidden = false;
-    keyInput.value = "";
-    keyInput.setAttribute("aria-invalid", "true");
-    keyInput.setAttribute("aria-describedby", "error-write_key");
-    showError(
-      document.getElementById("error-write_key"),
-      refused
-        ? "The service refused this key. Type it again, then import."
-        : "This service asks for its write key to add games. Type it, then import: this device keeps it.",
-    );
-    keyInput.focus();
-  }
-
   function showImported(answer) {
     document.getElementById("count-imported").textContent = answer.imported;
     document.getElementById("count-already").textContent = answer.already;
@@ -254,7 +239,7 @@ function start() {
       const response = await fetch(sent.path, { method: "POST", headers, body: sent.body });
       const answer = await response.json().catch(() => null);
       if (response.status === 401) {
-        askForKey(Boolean(key));
+        askForKey(Boolean(key), "import");
         return;
       }
       if (!response.ok) {

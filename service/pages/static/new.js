@@ -14,7 +14,7 @@
  * (a password field), sends it as the Bearer token, and keeps it in localStorage once the service
  * took it, so that it is asked once per device. A kept key the service refuses is forgotten.
  */
-import { keepKey, keptKey } from "./lib/write-key.js";
+import { askForKey, keepKey, keptKey } from "./lib/write-key.js";
 
 (function () {
   /** What the form itself finds wrong before sending, said as the API says it. */
@@ -37,21 +37,6 @@ import { keepKey, keptKey } from "./lib/write-key.js";
     function writeKey() {
       const typed = keyField.hidden ? "" : keyInput.value.trim();
       return typed || keptKey();
-    }
-
-    /** The service wants its write key: ask for it beside the button. */
-    function askForKey(refused) {
-      keepKey("");
-      keyField.hidden = false;
-      keyInput.value = "";
-      keyInput.setAttribute("aria-invalid", "true");
-      keyInput.setAttribute("aria-describedby", "error-write_key");
-      const slot = document.getElementById("error-write_key");
-      slot.textContent = refused
-        ? "The service refused this key. Type it again, then start recording."
-        : "This service asks for its write key to add games. Type it, then start recording: this device keeps it.";
-      slot.hidden = false;
-      keyInput.focus();
     }
 
     function chosenGame() {
@@ -283,7 +268,7 @@ import { keepKey, keptKey } from "./lib/write-key.js";
           cache: "no-store",
         });
         if (response.status === 401) {
-          askForKey(Boolean(key));
+          askForKey(Boolean(key), "start recording");
           return;
         }
         let answer = null;

@@ -54,7 +54,7 @@
  * data-records-move. The page is not rebuilt while nothing changed, so a touch never lands on a
  * control being replaced; after each move the focus goes to the next thing to do.
  */
-import { Client, catchingUp, errorOf, inOrder, pageData, reloadOnNewToken, sleep } from "./lib/client.js";
+import { Client, catchingUp, errorOf, gameOfPage, inOrder, pageData, reloadOnNewToken, sleep } from "./lib/client.js";
 import { drawBoard, element, humanize, loadDrawing, seatName, svg, text } from "./lib/draw.js";
 import { followGame, showLive, showResult } from "./lib/follow.js";
 import { Picker, pictureOf } from "./lib/picker.js";
@@ -93,13 +93,7 @@ async function openRecorder() {
   const movesHeading = document.getElementById("moves-now");
 
   const view = {
-    id: data.id,
-    game: data.game,
-    players: data.players,
-    colours: data.colours,
-    cards: data.cards || {},
-    status: data.status,
-    version: data.version,
+    ...gameOfPage(data),
     moves: data.moves.slice(),
     types: data.types.slice(),
     void: data.void.slice(),

@@ -22,7 +22,7 @@
  * carry the stored event and its version, "end" says the game is over); where the stream is not
  * to be had, GET /games/{id} every 2 seconds. A new move is drawn when the viewer was at the last.
  */
-import { Client, catchingUp, inOrder, pageData, reloadOnNewToken } from "./lib/client.js";
+import { Client, catchingUp, gameOfPage, inOrder, pageData, reloadOnNewToken } from "./lib/client.js";
 import { drawBoard, loadDrawing, seatName } from "./lib/draw.js";
 import { followGame, showLive, showResult } from "./lib/follow.js";
 
@@ -70,13 +70,7 @@ async function openViewer() {
   };
 
   const view = {
-    id: data.id,
-    game: data.game,
-    players: data.players,
-    colours: data.colours,
-    cards: data.cards || {},
-    version: data.version,
-    status: data.status,
+    ...gameOfPage(data),
     result: data.result,
     // The moves known so far, by number (1 is the first): {text, type, void}. The page
     // carries those around the move it opens at; the others are fetched as they are needed.

@@ -41,6 +41,20 @@ export function pageData(id) {
   return node ? JSON.parse(node.textContent) : null;
 }
 
+/** The game as a game's page (the recorder's, the viewer's) carries it in its data, before any
+ * request: the start of each page's view, which adds what that page follows. */
+export function gameOfPage(data) {
+  return {
+    id: data.id,
+    game: data.game,
+    players: data.players,
+    colours: data.colours,
+    cards: data.cards || {},
+    status: data.status,
+    version: data.version,
+  };
+}
+
 /** GET /events' events, each with its words (sent beside them, never in the event). */
 export function wordedEvents(body) {
   const words = body.words || [];

@@ -133,6 +133,28 @@ export class Picker {
     this.options.scrollTop = 0;
   }
 
+  /** Focus the first option, the sheet still at its top (the focus must not scroll it). */
+  focusFirst() {
+    const first = this.options.querySelector("button");
+    if (first) first.focus({ preventScroll: true });
+    this.toTop();
+  }
+
+  /** Show `options` in the sheet, a button each (narrowed by their features), the first
+   * focused: a touch hands its option to `onChoose`. */
+  offer(options, onChoose) {
+    this.options.replaceChildren();
+    const buttons = options.map((option) => {
+      const button = optionButton(option);
+      button.addEventListener("click", () => onChoose(option));
+      this.options.append(button);
+      return button;
+    });
+    this.narrow(options, buttons);
+    this.show();
+    this.focusFirst();
+  }
+
   /** The options narrowed by the features chosen; a row of chips per feature when there are
    * many options and they carry features. */
   narrow(options, buttons) {
@@ -188,24 +210,13 @@ export class Picker {
       this.title.textContent = title;
       this.chosen.textContent = note || "";
       this.chosen.hidden = !note;
-      this.options.replaceChildren();
       this.back.hidden = true;
       this.answer = resolve;
-      const buttons = options.map((option) => {
-        const button = optionButton(option);
-        button.addEventListener("click", () => {
-          this.answer = null;
-          this.close(false);
-          resolve(option.value);
-        });
-        this.options.append(button);
-        return button;
+      this.offer(options, (option) => {
+        this.answer = null;
+        this.close(false);
+        resolve(option.value);
       });
-      this.narrow(options, buttons);
-      this.show();
-      const first = this.options.querySelector("button");
-      if (first) first.focus({ preventScroll: true });
-      this.toTop();
     });
   }
 
@@ -230,22 +241,10 @@ export class Picker {
         this.chosen.hidden = !note;
         this.back.hidden = false;
         this.back.disabled = !chosen.length || this.busy;
-        this.options.replaceChildren();
-        const options = optionsOf(chosen);
-        const buttons = options.map((option) => {
-          const button = optionButton(option);
-          button.addEventListener("click", () => {
-            chosen.push(option.value);
-            render();
-          });
-          this.options.append(button);
-          return button;
+        this.offer(optionsOf(chosen), (option) => {
+          chosen.push(option.value);
+          render();
         });
-        this.narrow(options, buttons);
-        this.show();
-        const first = this.options.querySelector("button");
-        if (first) first.focus({ preventScroll: true });
-        this.toTop();
       };
       this.stepBack = () => {
         chosen.pop();
@@ -302,9 +301,7 @@ export class Picker {
     }
     this.back.disabled = !this.steps.length || this.busy;
     this.narrow([], []);
-    const first = this.options.querySelector("button");
-    if (first) first.focus({ preventScroll: true });
-    this.toTop();
+    this.focusFirst();
   }
 
   close(refocus) {
