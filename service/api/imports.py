@@ -54,6 +54,16 @@ _REFUSED = {
 }  # fmt: skip
 
 
+def _import_doc(content: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI of an import whose body is ``content`` (by media type): the write key, and
+    the refusals every import shares."""
+    return {
+        "responses": _REFUSED,
+        "security": WRITE_KEY_SECURITY,
+        "requestBody": {"required": True, "content": content},
+    }
+
+
 def _history() -> History:
     games = service()
     return History(games.records, games.store.indexes)
@@ -63,21 +73,16 @@ def _history() -> History:
 class BgStatsImport(MethodView):
     @imports.response(200, ImportedSchema)
     @imports.doc(
-        responses=_REFUSED,
-        security=WRITE_KEY_SECURITY,
-        requestBody={
-            "required": True,
-            "content": {
-                "application/json": {
-                    "schema": {
-                        "type": "object",
-                        "description": "the BG Stats export (players, games, plays...), or"
-                        ' {"export": <the export>, "names": {"<name there>": "<name here>"}}',
-                    }
+        **_import_doc({
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "description": "the BG Stats export (players, games, plays...), or"
+                    ' {"export": <the export>, "names": {"<name there>": "<name here>"}}',
                 }
-            },
-        },
-    )
+            }
+        })
+    )  # fmt: skip
     def post(self) -> Any:
         """Import the plays of a BG Stats backup, each a finished score sheet with the play's
         own dates, in order of play; a play imported before is not imported again, one that
@@ -94,16 +99,11 @@ class BgStatsImport(MethodView):
 class BggImport(MethodView):
     @imports.response(200, ImportedSchema)
     @imports.doc(
-        responses=_REFUSED,
-        security=WRITE_KEY_SECURITY,
-        requestBody={
-            "required": True,
-            "content": {
-                kind: {"schema": {"type": "string", "description": "<plays> as /xmlapi2/plays"}}
-                for kind in ("application/xml", "text/xml")
-            },
-        },
-    )
+        **_import_doc({
+            kind: {"schema": {"type": "string", "description": "<plays> as /xmlapi2/plays"}}
+            for kind in ("application/xml", "text/xml")
+        })
+    )  # fmt: skip
     def post(self) -> Any:
         """Import BoardGameGeek's plays (the XML of /xmlapi2/plays, one page or several pages'
         <play> elements in one <plays>), a play known by its id. XML with a DTD or entities is

@@ -231,9 +231,9 @@ class HealthSchema(Schema):
     )
     queue = fields.Dict(
         metadata={
-            "description": "archive: its jobs waiting, the workers alive (a heartbeat within the"
-            " last 15 s), the jobs failed, the games refused, and a note when any of them needs a"
-            " person"
+            "description": "archive: the games whose jobs wait, the workers alive (a heartbeat"
+            " within the last 15 s), the games whose jobs failed, the games refused, and a note"
+            " when any of them needs a person"
         }
     )
     error = fields.Nested(ErrorDetailSchema, metadata={"description": "with the 503 only"})
