@@ -541,3 +541,37 @@ def test_a_move_is_said_in_the_same_words_in_the_browser_and_on_the_server(
         assert MADA.describe(event, ["Ana", "Ben", "Caro"] if "Caro" in words else duel) == words
     for event in said:
         assert not RAW.search(MADA.describe(event, ["Ana", "Ben", "Caro"]))
+
+
+def test_a_deep_set_aside_stack_shows_every_cards_value_on_a_phone(
+    page: Page, server: LiveServer
+) -> None:
+    """Five cards set aside on a phone: each card's value stays readable in its corner (a 13 is
+    not hidden under a 10), the pile giving way."""
+    client = server.client
+    game = create(client, players=["Ana", "Ben"], seed=3, options={"chance": "seeded"})
+    chooser = random.Random(5)
+    version, deepest = 0, (0, 0)
+    while deepest[1] < 5:
+        moves = legal(client, game)
+        assert moves, "the game ended before a seat set five cards aside"
+        assert append(client, game, chooser.choice(moves)).status_code == 201
+        version += 1
+        counts = state(client, game, version)["set_aside_counts"]
+        deepest = max(enumerate(counts), key=lambda pair: pair[1])
+    seat, count = deepest
+    page.set_viewport_size(PHONE)
+    open_recorder(page, server, game, version=version)
+    corners = page.locator(f'.seat[data-seat="{seat}"] .set-aside .card text.corner')
+    numbered = corners.count()
+    assert numbered >= 2, "too few numbered cards set aside to tell"
+    for index in range(numbered):
+        corner = corners.nth(index)
+        box = corner.bounding_box()
+        assert box is not None
+        # What a person sees at the middle of the value is the value itself, not the next card.
+        on_top = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.textContent ?? ''",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert on_top == corner.text_content(), (index, on_top, count)

@@ -66,6 +66,15 @@ function emptySlot(x, y, words) {
     text(x + CARD_W / 2, y + CARD_H / 2 + 4, words, { "text-anchor": "middle", class: "small" }));
 }
 
+// The step between fanned cards at which each still shows its corner value (top left): a
+// two-digit value in the corner's 9 px bold type, and a margin.
+const CORNER_STEP = 15;
+
+/** The width a fan of ``count`` cards needs for every card to show its corner value. */
+function cornersWidth(count) {
+  return CARD_W + Math.max(count - 1, 0) * CORNER_STEP;
+}
+
 /** Cards side by side within ``width``, overlapping when they must; the last one whole. */
 function fan(cards, x, y, width, drawOne) {
   const group = svg("g", { class: "fan" });
@@ -158,11 +167,18 @@ export function draw(board, state, ctx) {
     // Hand, pile, set aside: side by side, narrower (and overlapping more) on a phone.
     const handX = 10;
     const handY = top + (narrow ? 42 : 44);
-    const asideX = narrow ? 296 : 474;
-    const asideWidth = width - asideX - 10;
+    // The pile and the set-aside stack share the row's right part. The stack takes what its
+    // cards need to show each value in its corner (a 13 must not hide under a 10), leaving the
+    // pile at least two cards' width; the pile takes the rest.
     const pileX = narrow ? 140 : 216;
     const pileY = handY;
-    const pileWidth = narrow ? 146 : 246;
+    const rightEnd = width - 10;
+    const gap = 10;
+    const asideCards = setAside ? setAside.length : state.set_aside_counts[seat];
+    const asideRoom = Math.min(cornersWidth(asideCards), rightEnd - pileX - gap - 2 * CARD_W);
+    const asideWidth = Math.max(narrow ? 64 : 196, asideRoom);
+    const asideX = rightEnd - asideWidth;
+    const pileWidth = asideX - gap - pileX;
     const asideWords = narrow ? "Aside" : "Set aside";
     group.append(text(handX, handY - 6, `Hand (${state.hand_sizes[seat]})`, { class: "caption" }));
     group.append(text(pileX, pileY - 6, `Pile (${pile.length})`, { class: "caption" }));
