@@ -19,9 +19,9 @@ from service.store import queue as queue_module
 from service.store.queue import games_of_job
 from tests.support.api import assert_error
 from tests.support.history import Backup, bgg_xml, random_backup
+from tests.support.workers import drain
 from workers import archive as archive_module
 from workers.queues import reconcile
-from tests.support.workers import drain
 
 
 def import_backup(client: FlaskClient, body: dict[str, Any], **headers: str) -> dict[str, Any]:
@@ -446,7 +446,8 @@ def test_an_import_is_counted_by_jobs_of_many_games_each_game_once(
     # The same games enqueued again (a reconcile, a retry) count nothing twice.
     app.extensions["tabletape.queue"].enqueue_many(answer["games"])
     drain(app)
-    assert [client.get(f"/stats/{key}").json["games"] for key in ("title-01", "title-02")] == counted
+    again = [client.get(f"/stats/{key}").json["games"] for key in ("title-01", "title-02")]
+    assert again == counted
 
 
 @pytest.mark.usefixtures("three_games_a_job")
