@@ -13,7 +13,7 @@ const WIDE = {
 // screen and its frame scrolls (lib/zoom.js).
 const NARROW = {
   width: 400, rx: 166, ry: 128, plate: 31, card: 124, cardH: 54, name: 18, label: 9.5, panel: 156,
-  headingY: 17, barY: 24, barH: 6, bar: 280, cardsY: 35, handY: 95, handH: 54, gap: 10,
+  headingY: 17, barY: 24, barH: 6, bar: 150, cardsY: 35, handY: 95, handH: 54, gap: 10,
 };
 const EFFECT_LABELS = {
   home: "Home",
@@ -206,8 +206,10 @@ function panel(state, seat, top, ctx) {
   const health = `Health ${state.health[seat]} / ${state.max_health[seat]}`;
   const dealt = `damage dealt ${state.damage_dealt[seat]}`;
   if (narrow) {
-    group.append(text(WIDTH - 12, top + L.headingY, `${health} · Reserve ${state.reserves[seat]}`, { "font-size": 11.5, "font-weight": 600, "text-anchor": "end" }));
-    group.append(text(WIDTH - 12, barY + L.barH + 1, dealt, { "font-size": 10, "text-anchor": "end", class: "small" }));
+    // Health and reserve beside the bar, the short "damage dealt" across from the heading: a
+    // long name and guest ("Caro · The Mock Turtle · to play") never runs into them.
+    group.append(text(barX + L.bar + 8, barY + L.barH + 1, `${health} · Reserve ${state.reserves[seat]}`, { "font-size": 11, "font-weight": 600 }));
+    group.append(text(WIDTH - 12, top + L.headingY, dealt, { "font-size": 10, "text-anchor": "end", class: "small" }));
   } else {
     group.append(text(barX + L.bar + 8, barY + 12, health, { "font-size": 12, "font-weight": 600 }));
     group.append(text(WIDTH - 12, barY + 12, `Reserve ${state.reserves[seat]}`, { "font-size": 12, "text-anchor": "end" }));
