@@ -664,20 +664,23 @@ def test_moves_are_worded_alike_by_the_server_and_the_page(page: Page, server: L
     ]
     # A correction's words are every game's (the pages' move_words), the rest Sifaka's own; the
     # API sends them beside the events, as each reader may see them, and the pages show them.
-    said = [move_words(SIFAKA, event, game["players"]) for event in seen]
+    said = [move_words(SIFAKA, event, game["players"], game["options"]) for event in seen]
     assert sent == said[len(written) :]
     page.goto(f"{server.url}/games/{game['id']}/view")
     expect(page.locator("#moves li .text")).to_have_text(["the start", *sent_words(client, game)])
     assert said[:6] == [
         "Ben discards the tile (it fits nowhere)",
-        "Ana places the tile at (-3, 2), facing west",
-        "Ana places the tile at (1, -1), facing north",
+        # A tile's place is said from the huts, a card by its face: no coordinate, no number.
+        "Ana places the tile 1 square south and 4 west of the huts, facing west",
+        "Ana places the tile 2 squares north of the huts, facing north",
         "Ben moves the sifaka, turning at the 1st and 3rd steps, takes a counter worth 4 and"
-        " draws Terrain card 12",
+        " draws a Terrain card with a green mango, 2 palms over 2 boxes and an arrow east",
         "Ben moves the sifaka, turning at the 2nd step, takes a counter and draws a Terrain card",
         "Ana moves the sifaka",
     ]
     # What a seat may not see is said without its value.
-    public = [SIFAKA.describe(event, game["players"]) for event in events(client, game)]
+    public = [
+        SIFAKA.describe(event, game["players"], game["options"]) for event in events(client, game)
+    ]
     assert public[0] == "Ana is dealt a Terrain card"
     assert "draws a Terrain card" in " ".join(public)
