@@ -58,7 +58,8 @@ def option_fields() -> list[dict[str, Any]]:
 # block, a tile's size, so a tile is said by how many squares north or south, then east or west,
 # it lies from that block ("2 squares north of the huts" is the huts' block slid 2 squares north:
 # a starting slot; "1 square south and 3 east of the huts"; "on the huts" for no slide). North is
-# up on the page, as the grid's y grows to the south.
+# up on the page, as the grid's y grows to the south. The drawing's labels (sifaka-draw.js) say a
+# tile's place the same way, and a single box from its nearest hut (``square_from_huts``).
 #
 # A card is said by what its face shows, in the words of the recorder's card picker (its options
 # and filter chips: the mango's colour, the palm trees counted together, the arrows' ways as the
@@ -109,7 +110,24 @@ HUTS_ANCHOR: Final = (min(x for x, _ in HUTS.values()), min(y for _, y in HUTS.v
 def from_huts(x: int, y: int) -> str:
     """Where the tile anchored at ``(x, y)`` lies, from the huts: "2 squares north of the huts",
     "1 square south and 3 east of the huts", "on the huts"."""
-    south, east = y - HUTS_ANCHOR[1], x - HUTS_ANCHOR[0]
+    slid = _slid(y - HUTS_ANCHOR[1], x - HUTS_ANCHOR[0])
+    return f"{slid} of the huts" if slid else "on the huts"
+
+
+def square_from_huts(x: int, y: int) -> str:
+    """Where the box ``(x, y)`` lies (a box, a sifaka: what the drawing's labels say, as
+    sifaka-draw.js's squareFromHuts does), from the nearest hut, the box brought into the huts'
+    block: "2 squares north and 1 west of the red hut", "at the blue hut"."""
+    left, top = HUTS_ANCHOR
+    nearest = (min(max(x, left), left + 1), min(max(y, top), top + 1))
+    colour = next(colour for colour, hut in HUTS.items() if hut == nearest)
+    slid = _slid(y - nearest[1], x - nearest[0])
+    return f"{slid} of the {colour} hut" if slid else f"at the {colour} hut"
+
+
+def _slid(south: int, east: int) -> str:
+    """A slide north or south, then east or west, in squares: "1 square south and 3 east"; ""
+    for none."""
     slides = (
         (abs(south), "south" if south > 0 else "north"),
         (abs(east), "east" if east > 0 else "west"),
@@ -120,7 +138,7 @@ def from_huts(x: int, y: int) -> str:
             # The first number carries the unit: "1 square south and 3 east".
             unit = "" if said else " square" if squares == 1 else " squares"
             said.append(f"{squares}{unit} {way}")
-    return f"{' and '.join(said)} of the huts" if said else "on the huts"
+    return " and ".join(said)
 
 
 def card_words(boxes: Sequence[Box]) -> str:
