@@ -5,10 +5,12 @@ move in the rulebook's words."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from operator import attrgetter
 from typing import Any, Final, TypeGuard
 
-from domain.sifaka.catalog import ARROW, DEFAULT, MANGO, PALMS, Box, Catalog
-from domain.sifaka.geometry import DIRECTIONS
+from domain.sifaka.catalog import ARROW, DEFAULT, MANGO, PALMS, Box, Card, Catalog
+from domain.sifaka.geometry import DIRECTIONS, Quad
 from domain.sifaka.state import DEFAULT_FACING, HUTS, SifakaState, seat_colours
 from domain.words import describe_fields
 
@@ -65,7 +67,8 @@ def option_fields() -> list[dict[str, Any]]:
 # and filter chips: the mango's colour, the palm trees counted together, the arrows' ways as the
 # card is printed, its top north), and whether the palms stand in one box or over several. Cards
 # the picker's words tell apart are told apart here, and more besides; cards whose boxes differ
-# only in where they lie on the face (and cards alike however turned) may be said alike.
+# only in where they lie on the face may be said alike, and cards that are one tile turned are
+# (each is said as the picker pictures that tile: ``pictured_faces``).
 ORDINALS: Final = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
@@ -172,7 +175,24 @@ def _card(card: Any, catalog: Catalog) -> str:
     is just a Terrain card."""
     if not catalog.is_card(card):
         return "a Terrain card"
-    return card_words(catalog.by_id[card].boxes)
+    return card_words(pictured_faces(catalog)[card])
+
+
+@lru_cache(maxsize=32)
+def pictured_faces(catalog: Catalog) -> Mapping[int, Quad[Box]]:
+    """Each card's face as the recorder's picker pictures it: cards that are the same tile turned
+    (2 and 39 of the default deck) are one picture there, drawn as the one of them with the
+    smallest id, so each is said as that one, and the words of one tile never differ by how its
+    card happens to be printed (sifaka-touch.js, cardOptions, does the same)."""
+    first_of_tile: dict[tuple[str, ...], Card] = {}
+    for card in sorted(catalog.cards, key=attrgetter("id")):
+        first_of_tile.setdefault(_tile(card), card)
+    return {card.id: first_of_tile[_tile(card)].boxes for card in catalog.cards}
+
+
+def _tile(card: Card) -> tuple[str, ...]:
+    """The same for cards that are one tile however turned: its boxes' smallest face."""
+    return min(tuple(box.spec for box in face) for face in card.faces)
 
 
 def _ordinal(step: int) -> str:

@@ -16,7 +16,7 @@ import pytest
 
 from domain.sifaka import Sifaka
 from domain.sifaka.catalog import DEFAULT, parse_box
-from domain.sifaka.display import card_words, from_huts
+from domain.sifaka.display import card_words, from_huts, pictured_faces
 from domain.sifaka.state import STARTING_SLOTS
 from tests.support.games import random_move
 from tests.support.sifaka import SMALL_CATALOG
@@ -82,23 +82,41 @@ def test_a_card_of_a_deck_of_its_own_is_named_from_that_deck() -> None:
 
 
 def test_the_default_deck_is_told_apart_at_least_as_well_as_by_the_pickers_words() -> None:
-    # The picker's words (sifaka-touch.js cardWords): mangoes, arrows in order, palms together.
+    # The picker's words (sifaka-touch.js cardWords) of the face it pictures: mangoes, arrows in
+    # order, palms together; cards that are one tile turned are one picture there, said alike here.
     def pickers(card_id: int) -> tuple[Any, ...]:
-        boxes = DEFAULT.by_id[card_id].boxes
+        boxes = pictured_faces(DEFAULT)[card_id]
         return (
             tuple(box.colour for box in boxes if box.kind == "mango"),
             tuple(box.arrow for box in boxes if box.kind == "arrow"),
             sum(box.palms for box in boxes if box.kind == "palms"),
         )
 
-    ids = DEFAULT.ids
-    for one in ids:
-        for other in ids:
-            if pickers(one) != pickers(other):
-                assert card_words(DEFAULT.by_id[one].boxes) != card_words(
-                    DEFAULT.by_id[other].boxes
-                ), (one, other)
-    assert len({card_words(card.boxes) for card in DEFAULT.cards}) == 45
+    def tile(card_id: int) -> frozenset[Any]:
+        return frozenset(DEFAULT.by_id[card_id].faces)
+
+    words = {
+        card_id: said({"type": "deal", "player": 0, "card": card_id}) for card_id in DEFAULT.ids
+    }
+    for one in DEFAULT.ids:
+        for other in DEFAULT.ids:
+            if tile(one) == tile(other):
+                assert words[one] == words[other], (one, other)
+            elif pickers(one) != pickers(other):
+                assert words[one] != words[other], (one, other)
+    # 48 cards, 44 ways: 2 and 39, 31 and 36 are one tile each; 2 and 28, 23 and 44 differ only
+    # in where their boxes lie on the face.
+    assert len(set(words.values())) == 44
+
+
+def test_a_card_is_said_as_the_picker_pictures_its_tile() -> None:
+    # Card 39 is card 2 turned half round: the picker shows them as one picture, card 2's, whose
+    # arrow points west; a move says 39 so too, not by its own printed arrow (east).
+    assert DEFAULT.by_id[39].face(180) == DEFAULT.by_id[2].boxes
+    for card_id in (2, 39):
+        assert said({"type": "deal", "player": 0, "card": card_id}) == (
+            "Ana is dealt a Terrain card with a green mango, 4 palms over 2 boxes and an arrow west"
+        )
 
 
 # --- a placement names its place from the huts --------------------------------------------------
