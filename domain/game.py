@@ -253,8 +253,12 @@ class Game(ABC, Generic[S]):
         kinds); the common ones (seed, chance, first player, catalog) are the form's own."""
         return []
 
-    def describe(self, event: Event, players: Sequence[str]) -> str:
-        """A move in words, for the viewer's move list and ``tabletape replay``."""
+    def describe(
+        self, event: Event, players: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> str:
+        """A move in words, for the viewer's move list and ``tabletape replay``. ``options`` are
+        the record's (completed) options, for a game whose pieces they define (a deck of its
+        own names its cards); None says the game's defaults."""
         return describe_fields(event, players)
 
     def title(self, options: Mapping[str, Any]) -> Title | None:

@@ -432,7 +432,9 @@ class Mada(Game[MadaState]):
     def catalog_view(self, state: MadaState) -> dict[str, Any]:
         return display.catalog_view(state)
 
-    def describe(self, event: Event, players: Sequence[str]) -> str:
+    def describe(
+        self, event: Event, players: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> str:
         return display.describe(event, players)
 
     def options(self, raw: Mapping[str, Any], players: int) -> dict[str, Any]:

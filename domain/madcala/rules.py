@@ -377,7 +377,9 @@ class Madcala(Game[MadcalaState]):
     def option_fields(self) -> list[dict[str, Any]]:
         return display.option_fields()
 
-    def describe(self, event: Event, players: Sequence[str]) -> str:
+    def describe(
+        self, event: Event, players: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> str:
         """A move in the rulebook's words, which the API sends to the pages."""
         return display.describe(event, players)
 

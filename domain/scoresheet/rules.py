@@ -173,7 +173,9 @@ class Scoresheet(Game[ScoresheetState]):
 
     # --- words and statistics ----------------------------------------------------------------
 
-    def describe(self, event: Event, players: Sequence[str]) -> str:
+    def describe(
+        self, event: Event, players: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> str:
         return display.describe(event, players)
 
     def option_fields(self) -> list[dict[str, Any]]:

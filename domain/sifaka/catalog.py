@@ -22,8 +22,10 @@ green, then yellow, then red, each colour by ascending value.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final, NoReturn
 
 from domain.errors import InvalidOptionsError
@@ -312,3 +314,14 @@ def _reject(problem: str, detail: str) -> NoReturn:
 
 
 DEFAULT: Final = Catalog.from_json(DEFAULT_CATALOG)
+
+
+def deck(catalog: Mapping[str, Any]) -> Catalog:
+    """The Catalog of a record's ``options.catalog`` (already normalized), built once per deck:
+    a game's move list names its cards move after move."""
+    return _deck_of(json.dumps(catalog, sort_keys=True))
+
+
+@lru_cache(maxsize=32)
+def _deck_of(catalog_json: str) -> Catalog:
+    return Catalog.from_json(json.loads(catalog_json))

@@ -27,6 +27,7 @@ from domain.sifaka.catalog import (
     MANGO,
     MANGO_COLOURS,
     Catalog,
+    deck,
     normalize_catalog,
 )
 from domain.sifaka.geometry import DIRECTIONS, footprint
@@ -405,8 +406,12 @@ class Sifaka(Game[SifakaState]):
     def catalog_view(self, state: SifakaState) -> dict[str, Any]:
         return display.catalog_view(state)
 
-    def describe(self, event: Event, players: Sequence[str]) -> str:
-        return display.describe(event, players)
+    def describe(
+        self, event: Event, players: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> str:
+        # A card is said by its face, so the words need the game's deck (its options' catalog).
+        catalog = options.get("catalog") if options else None
+        return display.describe(event, players, DEFAULT if catalog is None else deck(catalog))
 
     def option_fields(self) -> list[dict[str, Any]]:
         return display.option_fields()

@@ -311,7 +311,9 @@ def follow(
 
     def render(event: StoredEvent, void: bool) -> str:
         shown = {**event_json(game, event, viewer), "void": void}
-        return _move({**shown, "words": move_words(game, shown, record.players)}, event.seq)
+        return _move(
+            {**shown, "words": move_words(game, shown, record.players, record.options)}, event.seq
+        )
 
     def admitted(header: GameRecord | None) -> bool:
         """Whether the token is still the game's, as the feed read the header last."""

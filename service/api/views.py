@@ -380,7 +380,7 @@ class Events(MethodView):
         record = service().get(game_id)
         events = service().events_json(record, query["first"], query["limit"], reader(record))
         game = get_game(record.game)
-        words = [move_words(game, event, record.players) for event in events]
+        words = [move_words(game, event, record.players, record.options) for event in events]
         return json_response(
             {"events": events, "version": record.version, "words": words},
             headers=etag(record.version),
@@ -451,7 +451,9 @@ class Legal(MethodView):
                 "the legal moves need a token of the game: they would tell the player's hand"
             )
         moves, ending = service().legal_moves_ending(record, asker)
-        words, base_words = legal_words(get_game(record.game), moves, record.players)
+        words, base_words = legal_words(
+            get_game(record.game), moves, record.players, record.options
+        )
         free = service().free_types(record, asker)
         return json_response(
             {

@@ -170,7 +170,7 @@ class Appending:
                 "version": seq,
                 "event": shown,
                 "state": view_of(game, state, seq, reader, status),
-                "words": move_words(game, shown, record.players),
+                "words": move_words(game, shown, record.players, record.options),
             }
             outcome = store.append(
                 game_id,
@@ -318,7 +318,7 @@ class Appending:
             "version": version,
             "event": shown,
             "state": state,
-            "words": move_words(game, shown, record.players),
+            "words": move_words(game, shown, record.players, record.options),
         }
         return AppendResult(response, version, state.get("status") != "active")
 

@@ -193,7 +193,7 @@ def viewer(game_id: str) -> str:
             "seq": event["seq"],
             "type": event.get("type"),
             "void": bool(event.get("void")),
-            "text": move_words(game, event, record.players),
+            "text": move_words(game, event, record.players, record.options),
         }
         for event in events
     ]
@@ -518,7 +518,7 @@ def recorder(game_id: str) -> str:
         # A game with chance says how it comes ("seeded", "observed"); one without (a score
         # sheet) says nothing of it.
         "chance": (record.options or {}).get("chance"),
-        "moves": [move_words(game, event, record.players) for event in events],
+        "moves": [move_words(game, event, record.players, record.options) for event in events],
         "types": [event.get("type") for event in events],
         "void": [bool(event.get("void")) for event in events],
         "cards": card_info(record),

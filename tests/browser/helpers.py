@@ -169,7 +169,7 @@ def sent_words(
 def said(game: dict[str, Any], event: dict[str, Any]) -> str:
     """A move in its game's words, as the server's pages say it (a correction's words are every
     game's, the rest the game's own ``describe``)."""
-    return move_words(get_game(game["game"]), event, game["players"])
+    return move_words(get_game(game["game"]), event, game["players"], game.get("options"))
 
 
 RECORDER = "#recorder"

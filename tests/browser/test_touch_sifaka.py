@@ -22,6 +22,7 @@ from flask.testing import FlaskClient
 from playwright.sync_api import Locator, Page, expect
 
 from domain.sifaka.catalog import DEFAULT_CATALOG
+from domain.sifaka.display import from_huts, square_from_huts
 from domain.sifaka.rules import SIFAKA
 from domain.sifaka.state import SifakaState, board_map, walk_choices
 from service.games import move_words
@@ -664,20 +665,74 @@ def test_moves_are_worded_alike_by_the_server_and_the_page(page: Page, server: L
     ]
     # A correction's words are every game's (the pages' move_words), the rest Sifaka's own; the
     # API sends them beside the events, as each reader may see them, and the pages show them.
-    said = [move_words(SIFAKA, event, game["players"]) for event in seen]
+    said = [move_words(SIFAKA, event, game["players"], game["options"]) for event in seen]
     assert sent == said[len(written) :]
     page.goto(f"{server.url}/games/{game['id']}/view")
     expect(page.locator("#moves li .text")).to_have_text(["the start", *sent_words(client, game)])
     assert said[:6] == [
         "Ben discards the tile (it fits nowhere)",
-        "Ana places the tile at (-3, 2), facing west",
-        "Ana places the tile at (1, -1), facing north",
+        # A tile's place is said from the huts, a card by its face: no coordinate, no number.
+        "Ana places the tile 1 square south and 4 west of the huts, facing west",
+        "Ana places the tile 2 squares north of the huts, facing north",
         "Ben moves the sifaka, turning at the 1st and 3rd steps, takes a counter worth 4 and"
-        " draws Terrain card 12",
+        " draws a Terrain card with a green mango, 2 palms over 2 boxes and an arrow east",
         "Ben moves the sifaka, turning at the 2nd step, takes a counter and draws a Terrain card",
         "Ana moves the sifaka",
     ]
     # What a seat may not see is said without its value.
-    public = [SIFAKA.describe(event, game["players"]) for event in events(client, game)]
+    public = [
+        SIFAKA.describe(event, game["players"], game["options"]) for event in events(client, game)
+    ]
     assert public[0] == "Ana is dealt a Terrain card"
     assert "draws a Terrain card" in " ".join(public)
+
+
+def test_the_boards_labels_say_where_things_lie_from_the_huts_never_coordinates(
+    page: Page, server: LiveServer
+) -> None:
+    client = server.client
+    game = new_game(client, ["Ana", "Ben", "Caro"], 5, chance="seeded")
+    players, facing = game["players"], {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+    def labels(selector: str) -> list[tuple[int, int, str | None, str]]:
+        """Each node's box (its data-x and data-y, or data-slot), its hut's colour if it is a
+        hut, and its own title."""
+        found: list[tuple[int, int, str | None, str]] = page.locator(
+            f"{BOARD} {selector}"
+        ).evaluate_all(
+            """(nodes) => nodes.map((n) => {
+                const at = n.dataset.slot ? n.dataset.slot.split(",") : [n.dataset.x, n.dataset.y];
+                const [x, y] = at;
+                const title = n.querySelector("title").textContent;
+                return [Number(x), Number(y), n.dataset.hut || null, title];
+            })"""
+        )  # fmt: skip
+        return found
+
+    # Early, with starting slots free; later, with tiles and sifakas away from the huts.
+    for moves in (2, 16):
+        play_through_the_api(client, game, moves, moves - version_now(client, game))
+        page.goto(f"{server.url}/games/{game['id']}/view")
+        expect(page.locator(f"{BOARD} g.pawn")).to_have_count(3)
+        shown = state(client, game, moves)
+        # The drawing says a tile-sized slot as a move's words say a tile (from_huts), and a box
+        # or a sifaka from its nearest hut (square_from_huts), as display.py does.
+        slots = labels("rect.slot")
+        assert [title for *_, title in slots] == [
+            f"starting slot {from_huts(x, y)}, free" for x, y, *_ in slots
+        ]
+        assert len(slots) == sum(not slot["filled"] for slot in shown["starting_slots"])
+        for x, y, hut, title in labels("g.box"):
+            # A hut says itself; any other box where it lies, then what it shows.
+            assert title == f"{hut} hut" if hut else title.startswith(f"{square_from_huts(x, y)}: ")
+        pawns = labels("g.pawn")
+        assert [title for *_, title in pawns] == [
+            f"{players[seat]}'s {colour} sifaka {square_from_huts(pawn['x'], pawn['y'])},"
+            f" facing {facing[pawn['facing']]}"
+            for seat, (colour, pawn) in enumerate(
+                zip(shown["colours"], shown["pawns"], strict=True)
+            )
+        ]
+        described = page.locator("#board-desc").text_content() or ""
+        every = [title for *_, title in (*slots, *labels("g.box"), *pawns)] + [described]
+        assert not [words for words in every if RAW.search(words)], every

@@ -15,6 +15,40 @@ const TINT = { red: "#f9d9d6", blue: "#d6e4f6", yellow: "#fbefc2", green: "#d5ec
 export const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const ANGLE = { N: 0, E: 90, S: 180, W: 270 };
 export const DIRECTION = { N: "north", E: "east", S: "south", W: "west" };
+// The huts at the board's centre (domain/sifaka/state.py HUTS), the landmark the labels say where
+// things lie from: no label gives a coordinate.
+const HUTS = { red: [1, 1], blue: [2, 1], yellow: [2, 2], green: [1, 2] };
+const HUTS_LEFT = 1;
+const HUTS_TOP = 1;
+
+/** A slide north or south, then east or west, in squares: "1 square south and 3 east"; "" for
+ * none (display.py's _slid). */
+function slid(south, east) {
+  const said = [];
+  [[Math.abs(south), south > 0 ? "south" : "north"], [Math.abs(east), east > 0 ? "east" : "west"]].forEach(([squares, way]) => {
+    if (!squares) return;
+    const unit = said.length ? "" : squares === 1 ? " square" : " squares";
+    said.push(`${squares}${unit} ${way}`);
+  });
+  return said.join(" and ");
+}
+
+/** Where a tile (or a starting slot) anchored at (x, y) lies, from the huts' 2x2 block, a tile's
+ * size: "2 squares north of the huts" (display.py's from_huts, which a move's words use). */
+export function tileFromHuts(x, y) {
+  const said = slid(y - HUTS_TOP, x - HUTS_LEFT);
+  return said ? `${said} of the huts` : "on the huts";
+}
+
+/** Where one box lies, from the nearest hut (the box brought into the huts' block): "2 squares
+ * north and 1 west of the red hut", "at the blue hut" (display.py's square_from_huts). */
+export function squareFromHuts(x, y) {
+  const hx = Math.min(Math.max(x, HUTS_LEFT), HUTS_LEFT + 1);
+  const hy = Math.min(Math.max(y, HUTS_TOP), HUTS_TOP + 1);
+  const colour = Object.keys(HUTS).find((name) => HUTS[name][0] === hx && HUTS[name][1] === hy);
+  const said = slid(y - hy, x - hx);
+  return said ? `${said} of the ${colour} hut` : `at the ${colour} hut`;
+}
 
 export function palm(x, y, size) {
   return svg("g", { class: "palm" },
@@ -141,7 +175,7 @@ export function draw(board, state, ctx) {
   const grid = svg("g", { class: "grid" });
   freeSlots.forEach((slot) => grid.append(titled(svg("rect", {
     x: px(slot.x) + 2, y: py(slot.y) + 2, width: 2 * CELL - 4, height: 2 * CELL - 4, rx: 4, class: "slot", "data-slot": `${slot.x},${slot.y}`,
-  }), `starting slot at (${slot.x}, ${slot.y}), free`)));
+  }), `starting slot ${tileFromHuts(slot.x, slot.y)}, free`)));
   const boxWordsList = [];
   state.boxes.forEach((box) => {
     const group = svg("g", {
@@ -157,7 +191,8 @@ export function draw(board, state, ctx) {
       "data-counter-value": box.counter_value,
     });
     group.append(boxShape(box, px(box.x), py(box.y), CELL));
-    let words = `(${box.x}, ${box.y}) ${boxWords(box)}`;
+    // A hut says itself; any other box where it lies, from the huts.
+    let words = box.kind === "hut" ? boxWords(box) : `${squareFromHuts(box.x, box.y)}: ${boxWords(box)}`;
     if (box.counter) {
       group.append(counterToken(px(box.x) + CELL - 12, py(box.y) + CELL - 12, box.mango, box.counter_value, 9));
       words += `, a ${box.mango} counter${box.counter_value ? ` worth ${box.counter_value}` : ""}`;
@@ -166,7 +201,7 @@ export function draw(board, state, ctx) {
     if (box.kind !== "blank") boxWordsList.push(words);
   });
   board.append(grid);
-  lines.push(`${plural(state.boxes.length, "box", "boxes")} on the board, x east, y south; all others blank: ${boxWordsList.join("; ")}.`);
+  lines.push(`${plural(state.boxes.length, "box", "boxes")} on the board, north up, around the four huts at its centre; all others blank: ${boxWordsList.join("; ")}.`);
 
   // The sifakas: pawns sharing a box sit side by side.
   const sharing = new Map();
@@ -184,8 +219,9 @@ export function draw(board, state, ctx) {
     const node = svg("g", { class: "pawn", "data-seat": seat, "data-x": pawn.x, "data-y": pawn.y, "data-facing": pawn.facing },
       pawnShape(px(pawn.x) + CELL / 2 + shift, py(pawn.y) + CELL / 2 + (together.length > 1 ? shift / 2 : 0), colour, pawn.facing,
         state.current_player === seat && state.status === "active"));
-    board.append(titled(node, `${ctx.players[seat]}'s ${colours[seat]} sifaka at (${pawn.x}, ${pawn.y}) facing ${DIRECTION[pawn.facing]}`));
-    lines.push(`${ctx.players[seat]}'s ${colours[seat]} sifaka is at (${pawn.x}, ${pawn.y}) facing ${DIRECTION[pawn.facing]}.`);
+    const where = squareFromHuts(pawn.x, pawn.y);
+    board.append(titled(node, `${ctx.players[seat]}'s ${colours[seat]} sifaka ${where}, facing ${DIRECTION[pawn.facing]}`));
+    lines.push(`${ctx.players[seat]}'s ${colours[seat]} sifaka is ${where}, facing ${DIRECTION[pawn.facing]}.`);
   });
 
   // One row per seat.

@@ -156,13 +156,20 @@ function walkOf(boxes, pawn, turns) {
   return { x, y, facing, gone: path.length - 1, path, turned, box };
 }
 
-/** Options for the picker from card ids: equal tiles one picture, with a count. */
+/** Options for the picker from card ids: equal tiles one picture, with a count. A tile is
+ * pictured as the deck's card of that tile with the smallest id, whichever of its cards are
+ * listed: a move's words say a card as that one too (display.py, pictured_faces). */
 function cardOptions(ids, cards) {
+  const pictured = new Map();
+  Object.keys(cards).map(Number).sort((a, b) => a - b).forEach((id) => {
+    const key = tileKey(cards[String(id)]);
+    if (!pictured.has(key)) pictured.set(key, cards[String(id)]);
+  });
   const groups = new Map();
   ids.forEach((id) => {
     const boxes = cards[String(id)];
     const key = boxes ? tileKey(boxes) : `?${id}`;
-    if (!groups.has(key)) groups.set(key, { value: id, ids: [], boxes });
+    if (!groups.has(key)) groups.set(key, { value: id, ids: [], boxes: boxes ? pictured.get(key) : null });
     groups.get(key).ids.push(id);
   });
   return [...groups.values()].map((group) => ({

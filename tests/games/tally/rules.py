@@ -189,7 +189,9 @@ class Tally(Game[TallyState]):
     def option_fields(self) -> list[dict[str, Any]]:
         return []
 
-    def describe(self, event: Event, players: Sequence[str]) -> str:
+    def describe(
+        self, event: Event, players: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> str:
         """A play as "Ana plays a 4" (tally.js says the same); any other event (a retraction)
         as the service says it by default."""
         seat = event.get("player")
