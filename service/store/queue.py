@@ -115,34 +115,34 @@ class ArchiveQueue:
             status = None
         if status in _WAITING:
             return None
+        return self._enqueue(ARCHIVE_JOB, game_id, job_id)
+
+    def enqueue_many(self, game_ids: list[str]) -> list[Job]:
+        """Enqueue the archive of many games (an import's), GAMES_PER_JOB to a job."""
+        batches = [
+            game_ids[first : first + GAMES_PER_JOB]
+            for first in range(0, len(game_ids), GAMES_PER_JOB)
+        ]
+        return [
+            self._enqueue(
+                ARCHIVE_MANY_JOB,
+                batch,
+                archive_many_job_id(self.job_args["key_prefix"], len(batch)),
+            )
+            for batch in batches
+        ]
+
+    def _enqueue(self, job: str, games: str | list[str], job_id: str) -> Job:
+        # Retried three times; kept an hour once done, a week once failed (``failed``).
         return self.queue.enqueue(
-            ARCHIVE_JOB,
-            game_id,
+            job,
+            games,
             job_id=job_id,
             retry=Retry(max=3),
             result_ttl=3600,
             failure_ttl=7 * 24 * 3600,
             **self.job_args,
         )
-
-    def enqueue_many(self, game_ids: list[str]) -> list[Job]:
-        """Enqueue the archive of many games (an import's), GAMES_PER_JOB to a job."""
-        jobs = []
-        for first in range(0, len(game_ids), GAMES_PER_JOB):
-            batch = game_ids[first : first + GAMES_PER_JOB]
-            job_id = archive_many_job_id(self.job_args["key_prefix"], len(batch))
-            jobs.append(
-                self.queue.enqueue(
-                    ARCHIVE_MANY_JOB,
-                    batch,
-                    job_id=job_id,
-                    retry=Retry(max=3),
-                    result_ttl=3600,
-                    failure_ttl=7 * 24 * 3600,
-                    **self.job_args,
-                )
-            )
-        return jobs
 
     def forget_failed_many(self) -> None:
         """Drop the failed jobs of many games from the failed registry: the recovery enqueues
