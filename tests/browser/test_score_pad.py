@@ -201,6 +201,41 @@ def test_a_seat_adds_its_own_points_on_its_own_link(phone: Page, server: LiveSer
     expect(phone.locator("#record-status")).to_contain_text("Ben scores 7.25")
 
 
+# The page's stream, made late: each move message is handed on a second after it came, and
+# counted in window.heard once handed; window.pending counts the page's fetches under way.
+LATE_STREAM_JS = """
+(() => {
+  window.heard = 0;
+  window.pending = 0;
+  const fetchNow = window.fetch.bind(window);
+  window.fetch = (...args) => {
+    window.pending += 1;
+    return fetchNow(...args).finally(() => { window.pending -= 1; });
+  };
+  const listen = EventSource.prototype.addEventListener;
+  EventSource.prototype.addEventListener = function (type, handler, ...rest) {
+    if (type !== "move") return listen.call(this, type, handler, ...rest);
+    const late = (message) => setTimeout(() => { handler(message); window.heard += 1; }, 1000);
+    return listen.call(this, type, late, ...rest);
+  };
+})();
+"""
+
+
+def test_the_answer_to_a_tap_stays_when_the_stream_brings_the_same_move_later(
+    phone: Page, server: LiveServer
+) -> None:
+    phone.add_init_script(LATE_STREAM_JS)
+    game = new_sheet(server)
+    open_recorder(phone, server, game, seat=1, ready_js="document.querySelector('.pad-input')")
+    type_points(phone, {1: "7.25"})
+    tap_and_settle(phone, ".pad-add", 1)
+    expect(phone.locator("#record-status")).to_contain_text("Ben scores 7.25")
+    # The stream's news of the same move, once handed on and answered, changes nothing said.
+    phone.wait_for_function("() => window.heard >= 1 && window.pending === 0")
+    expect(phone.locator("#record-status")).to_contain_text("Ben scores 7.25")
+
+
 def test_a_cooperative_game_ends_with_the_outcome_chosen(phone: Page, server: LiveServer) -> None:
     game = new_sheet(server, cooperative=True)
     open_recorder(phone, server, game, ready_js="document.querySelector('.pad-end')")

@@ -574,6 +574,17 @@ async function openRecorder() {
       drawNow(state);
       showLegal(legal, state);
     }
+    // A refresh that finds nothing new leaves what is said alone (the answer to the last tap).
+    if (changed || statusLine.dataset.keep) sayWhatIsAwaited(state);
+    delete statusLine.dataset.keep;
+    root.dataset.ready = "true";
+    if (view.status !== "active") whenOver();
+    else if (finished) goOn();
+  }
+
+  /** The status line: what the page awaits (whose turn, the move to touch), after the answer to
+   * the last tap where there was one. */
+  function sayWhatIsAwaited(state) {
     // A seat with a free type (a score sheet's own points) may record at any time: no turn awaited.
     const mine = view.role !== "seat" || view.awaited === view.seat || view.free.length > 0;
     if (view.status === "abandoned") say("The game was abandoned.");
@@ -586,10 +597,6 @@ async function openRecorder() {
     } else if (!mine) say(waiting(state));
     else if (view.role === "seat") say(`Your turn, ${nameOf(view.seat)}: touch the move you make.`);
     else say(`Move ${state.version + 1}: touch the move that was made.`);
-    delete statusLine.dataset.keep;
-    root.dataset.ready = "true";
-    if (view.status !== "active") whenOver();
-    else if (finished) goOn();
   }
 
   // Recording -------------------------------------------------------------------------------
@@ -819,7 +826,9 @@ async function openRecorder() {
     if (view.status !== "active") return;
     stopElsewhere = followGame(client, view.version + 1, {
       setLive: (mode) => showLive(liveNote, mode),
-      onMove: (event) => {
+      onMove: (event, seq) => {
+        // The news of a move this page has (its own tap's, told back by the stream): nothing new.
+        if (!event && seq && seq <= view.version) return;
         try {
           if (!event || addRecorded([event]) || event.seq > view.version) moveArrived();
         } catch (error) {

@@ -3,9 +3,9 @@
 
 /** Follow a game from move `fromSeq`: its event stream, or, where no stream is to be had (no
  * EventSource, a 404, three failed connections in a row), GET /games/{id} every 2 seconds.
- * hooks: onMove(event, or null for a message to fetch yourself), onOpen(), onEnd(), onGame(game)
- * (each poll's answer), and setLive("stream" | "polling" | null). Returns the function that stops
- * following.
+ * hooks: onMove(event, or null for a message to fetch yourself; then the message's seq), onOpen(),
+ * onEnd(), onGame(game) (each poll's answer), and setLive("stream" | "polling" | null). Returns
+ * the function that stops following.
  *
  * An EventSource cannot send the Authorization header, so the stream is always the public one.
  * With a token, its events may say less than the token may see (another seat's draw is hidden
@@ -56,7 +56,8 @@ export function followGame(client, fromSeq, hooks) {
         console.warn("a stream message that is not an event:", error);
       }
     }
-    hooks.onMove(event);
+    // The message's id is its event's seq: a page that already holds that move need fetch nothing.
+    hooks.onMove(event, Number(message.lastEventId) || null);
   });
   source.addEventListener("end", () => hooks.onEnd());
   source.addEventListener("error", () => {
