@@ -145,6 +145,8 @@ class Records:
             )
             if store.create(record):
                 return record, tokens
+            # The id was taken: its claims go, for the next id to take over.
+            store.indexes.release_claims(game_id)
 
     def export(self, record: GameRecord) -> dict[str, Any]:
         """The whole record, each event with its ``at`` (the API gives it to the recorder only

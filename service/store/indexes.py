@@ -32,6 +32,19 @@ from service.store.connection import StoreClient
 from service.store.keys import Keys
 from service.store.records import GameRecord
 
+# Give a hash field to a new owner only while it holds the old one: of two imports taking over one
+# dead import's claim at once, one has it.
+_TAKE_OVER = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) + 1
+end
+return 0
+"""
+
+# How long an import's claim of a record stands before its game is stored: past it, the import
+# is taken to have died (a crash between the two), and another import of the record takes it.
+CLAIM_SECONDS = 60
+
 # Delete a key only while it holds the value given: a claim is released by its owner alone.
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -106,13 +119,27 @@ class GameIndexes:
 
     def _claim(self, index: str, value: str, game_id: str) -> str | None:
         key = self.keys.index(index)
-        if self.redis.hsetnx(key, value, game_id):
-            return None
-        held: str | None = self.redis.hget(key, value)
-        if held is not None and held != game_id and self._stored(held):
-            return held
-        self.redis.hset(key, value, game_id)
-        return None
+        # The game's lease first: from the moment the claim is this game's, it says that the
+        # import is alive, so that no other import takes the claim over while it stores its game.
+        self.redis.set(self.keys.importing(game_id), "1", ex=CLAIM_SECONDS)
+        while True:
+            if self.redis.hsetnx(key, value, game_id):
+                return None
+            held: str | None = self.redis.hget(key, value)
+            if held is None:
+                continue  # released between the two: claim again
+            if held == game_id:
+                return None
+            if self._stored(held) or self.redis.exists(self.keys.importing(held)):
+                return held
+            # Its import died before storing its game (its lease ran out): taken over.
+            if self.redis.register_script(_TAKE_OVER)(keys=[key], args=[value, held, game_id]):
+                return None
+
+    def release_claims(self, game_id: str) -> None:
+        """The claims of ``game_id``, which was not stored (its id was taken), let go: another
+        import, or the same one under a new id, takes them over."""
+        self.redis.delete(self.keys.importing(game_id))
 
     def claim_play(self, play: str, owner: str, seconds: int) -> str | None:
         """Claim a play of another app (``<source>:<id>``) for ``owner``, an import about to make

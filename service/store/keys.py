@@ -12,7 +12,9 @@ Lua script can touch them all atomically:
   of ids; fields ``body`` (the event's canonical JSON), ``at``, ``hash`` (``service.store.chain``);
 - ``<prefix>{id}:idem:<owner>:<key>``  string: the response to an append made with that
   Idempotency-Key;
-- ``<prefix>{id}:snapshots``  hash: version -> snapshot document (``service.store.snapshots``).
+- ``<prefix>{id}:snapshots``  hash: version -> snapshot document (``service.store.snapshots``);
+- ``<prefix>{id}:importing``  string, for a minute: an import has claimed a record for this game
+  and is storing it (``service.store.indexes``).
 
 Games are listed through sorted sets scored by a creation serial (the counter
 ``<prefix>games:serial``): ``<prefix>games:all``, ``<prefix>games:game:<game>`` and
@@ -47,6 +49,9 @@ class Keys:
 
     def snapshots(self, game_id: str) -> str:
         return f"{self.prefix}{{{game_id}}}:snapshots"
+
+    def importing(self, game_id: str) -> str:
+        return f"{self.prefix}{{{game_id}}}:importing"
 
     def index(self, kind: str = "all", value: str = "") -> str:
         return f"{self.prefix}games:{kind}:{value}" if value else f"{self.prefix}games:{kind}"

@@ -10,7 +10,7 @@ stop every later reader of the record (the archive job, ``stats rebuild``).
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 # The shape, matched whole (``fullmatch``): a ``$`` would let a trailing newline through.
 _SHAPE = re.compile(
@@ -18,10 +18,6 @@ _SHAPE = re.compile(
     r"(?:\.(?P<fraction>[0-9]{1,9}))?(?:Z|\+00:00)"
 )
 SHAPE_ERROR = "an instant that exists, in RFC 3339 UTC, as 2025-01-01T12:00:00.000Z"
-
-# How far ahead of this server's clock a record's time may be and still not be "in the future":
-# the clock of the server that wrote it may run a little ahead of this one's.
-CLOCK_SKEW = timedelta(minutes=5)
 
 
 def parse_moment(text: object) -> datetime | None:
@@ -44,8 +40,10 @@ def check_record_times(
     created_at: str, ats: list[str], finished_at: str | None, now: datetime
 ) -> dict[str, str]:
     """What is wrong with a record's times, by field (``created_at``, ``events.N.at``,
-    ``finished_at``); empty when each exists, none is later than ``now`` (give or take the
-    clock skew) and they are in order: ``created_at`` <= each event's ``at`` <= ``finished_at``."""
+    ``finished_at``); empty when each exists, none is later than ``now`` and they are in order:
+    ``created_at`` <= each event's ``at`` <= ``finished_at``. Not even a second ahead (a clock
+    that runs ahead of this one's): a game imported so would take its next moves stamped before
+    its own times, a record that no service would take back."""
     named = [("created_at", created_at)]
     named += [(f"events.{seq}.at", at) for seq, at in enumerate(ats, start=1)]
     if finished_at is not None:
@@ -56,7 +54,7 @@ def check_record_times(
         moment = parse_moment(text)
         if moment is None:
             problems[field] = f"{text!r} is not {SHAPE_ERROR}"
-        elif moment > now + CLOCK_SKEW:
+        elif moment > now:
             problems[field] = f"{text} is in the future (here it is {now:%Y-%m-%dT%H:%M:%SZ})"
         else:
             parsed[field] = moment

@@ -178,15 +178,18 @@ def test_a_record_whose_times_are_out_of_order_or_to_come_is_refused(
         details = assert_error(there.post("/games/import", json=document), 422, "illegal_move")
         assert field in details, details
 
-    refused({**exported, "created_at": ahead}, "events.1.at")
+    early = [{**event, "at": "2000-01-01T00:00:00.000Z"} for event in exported["events"]]
+    refused({**exported, "events": early}, "events.1.at")
     refused({**exported, "finished_at": exported["created_at"]}, "finished_at")
     swapped = [dict(event) for event in exported["events"]]
     swapped[1]["at"] = "2000-01-01T00:00:00.000Z"
     refused({**exported, "events": swapped}, "events.2.at")
     refused({**exported, "finished_at": "2999-01-01T00:00:00Z"}, "finished_at")
     assert there.get("/games").json["games"] == []
-    # A clock a few seconds ahead of this one's is not the future.
-    assert there.post("/games/import", json={**exported, "finished_at": ahead}).status_code == 201
+    # Not even seconds ahead: an active game imported so would take its next moves stamped
+    # before its own times, a record that no service (this one included) would take back.
+    refused({**exported, "finished_at": ahead}, "finished_at")
+    assert there.get("/games").json["games"] == []
 
 
 def test_an_abandoned_game_moves_as_abandoned(app: Flask, elsewhere: Flask) -> None:
@@ -320,3 +323,76 @@ def test_two_imports_of_one_record_at_once_make_one_game(
     for thread in threads:
         thread.join()
     assert sorted(statuses) == [201, 409]
+
+
+def test_an_import_never_takes_over_the_claim_of_an_import_still_making_its_game(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    """The first import has claimed the record and not yet stored its game (a slow machine):
+    the second is refused, naming that game, and makes none."""
+    import threading
+    from unittest import mock
+
+    from service.store.events import EventStore
+
+    source = make_app(real_redis, f"{key_prefix}src:", ARCHIVE_DIR=str(tmp_path / "src"))
+    game = finished(source.test_client(), seed=15)
+    document = stripped(
+        source.test_client().get(f"/games/{game['id']}/export").json, record_format=1
+    )
+    first, second = (
+        make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "dst")) for _ in "ab"
+    )
+    claimed, second_done = threading.Event(), threading.Event()
+    store_the_game = EventStore.create
+    answers: list[Any] = []
+
+    def slow_create(store: EventStore, record: Any) -> bool:
+        if threading.current_thread() is slow:
+            claimed.set()
+            second_done.wait(10)
+        return store_the_game(store, record)
+
+    slow = threading.Thread(
+        target=lambda: answers.append(first.test_client().post("/games/import", json=document))
+    )
+    with mock.patch.object(EventStore, "create", slow_create):
+        slow.start()
+        assert claimed.wait(10)
+        refused = second.test_client().post("/games/import", json=document)
+        second_done.set()
+        slow.join()
+    assert answers[0].status_code == 201
+    assert_error(refused, 409, "already_imported")
+    assert refused.json["error"]["details"]["id"] == answers[0].json["id"]
+    assert [g["id"] for g in second.test_client().get("/games").json["games"]] == [
+        answers[0].json["id"]
+    ]
+
+
+def test_the_claim_of_an_import_that_died_is_taken_over_once_its_minute_is_out(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    from unittest import mock
+
+    from service.store.events import EventStore
+
+    source = make_app(real_redis, f"{key_prefix}src:", ARCHIVE_DIR=str(tmp_path / "src"))
+    game = finished(source.test_client(), seed=16)
+    document = source.test_client().get(f"/games/{game['id']}/export").json
+    here = make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "dst")).test_client()
+    dead: list[str] = []
+
+    def crash(store: EventStore, record: Any) -> bool:
+        dead.append(record.id)
+        raise redis.exceptions.ConnectionError("the import died between its claim and its game")
+
+    with mock.patch.object(EventStore, "create", crash):
+        assert here.post("/games/import", json=document).status_code == 503
+    # Within its minute, the claim stands: the game may still be on its way.
+    assert_error(here.post("/games/import", json=document), 409, "already_imported")
+    # Its minute out, the next import makes the game.
+    real_redis.delete(f"{key_prefix}{{{dead[0]}}}:importing")
+    made = here.post("/games/import", json=document)
+    assert made.status_code == 201, made.json
+    assert [g["id"] for g in here.get("/games").json["games"]] == [made.json["id"]]
