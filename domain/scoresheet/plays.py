@@ -21,9 +21,9 @@ from domain.scoresheet.titles import check_title
 
 def teams_of(play: Play) -> list[list[int]] | None:
     """The teams of a play that uses them: seats grouped by their team, in order of first seat
-    (a seat without a team is a team alone); None with fewer than two teams, or in a
-    cooperative play, which the table wins or loses together."""
-    if not play.uses_teams or play.cooperative:
+    (a seat without a team is a team alone); None with fewer than two teams. A cooperative
+    play keeps its teams too, though the table wins or loses together."""
+    if not play.uses_teams:
         return None
     groups: dict[str, list[int]] = {}
     for seat, one in enumerate(play.seats):
@@ -87,6 +87,12 @@ def record_play(play: Play, name: str, rules_version: str, max_players: int) -> 
     if teams is not None:
         options["teams"] = teams
     at = moment(play.started)
+    try:
+        finished = play.started + timedelta(minutes=play.minutes)
+    except OverflowError:
+        raise Unreadable(
+            f"it would end {play.minutes} minutes after {at}, past the calendar's last day"
+        ) from None
     events: list[dict[str, Any]] = []
     if play.scoring != NONE:
         events += [
@@ -106,6 +112,6 @@ def record_play(play: Play, name: str, rules_version: str, max_players: int) -> 
         "options": options,
         "rules_version": rules_version,
         "created_at": at,
-        "finished_at": moment(play.started + timedelta(minutes=play.minutes)),
+        "finished_at": moment(finished),
         "events": events,
     }

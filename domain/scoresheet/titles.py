@@ -1,11 +1,11 @@
 """A score sheet's title, and the key that makes two spellings of a title the same game.
 
 The key (scoresheet.md, "The title's key"): the title in lower case, accents removed (NFKD, the
-combining marks dropped), each run of characters other than ``a-z`` and ``0-9`` replaced by one
-``-``, and no ``-`` at either end: "7 Wonders: Duel" -> ``7-wonders-duel``, "Café International"
--> ``cafe-international``. Letters with no ASCII decomposition (``ß``, ``ø``, CJK) are not
-``a-z``: they separate words like any other character, and a title made only of them has an empty
-key, which is refused.
+combining marks, Unicode's category M, dropped), each run of characters other than ``a-z`` and
+``0-9`` replaced by one ``-``, and no ``-`` at either end: "7 Wonders: Duel" ->
+``7-wonders-duel``, "Café International" -> ``cafe-international``. Letters with no ASCII
+decomposition (``ß``, ``ø``, CJK) are not ``a-z``: they separate words like any other character,
+and a title made only of them has an empty key, which is refused.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ _NOT_KEY: Final = re.compile(r"[^a-z0-9]+")
 def title_key(title: str) -> str:
     """The key of ``title`` (may be empty: ``check_title`` refuses such a title)."""
     decomposed = unicodedata.normalize("NFKD", title)
-    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    # A combining mark is Unicode's category M (Mn, Mc, Me): a variation selector or a vowel
+    # sign is one, though of no combining class (unicodedata.combining gives them 0).
+    bare = "".join(char for char in decomposed if not unicodedata.category(char).startswith("M"))
     return _NOT_KEY.sub("-", bare.lower()).strip("-")
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -158,7 +159,19 @@ def refuse_bodies_that_are_not_json() -> None:
 
 
 def parse_json(data: bytes) -> Any:
-    """A JSON document, as the contract takes it (see the module's docstring); else 400."""
+    """A JSON document, as the contract takes it (see the module's docstring); else 400. Its
+    numbers are written out in digits, each one a double holds, and no key is given twice."""
+    value = read_json(data)
+    # orjson keeps the last of a key given twice, and so would say nothing of {"type": "play",
+    # "type": "try_luck"}: the standard parser, with a hook, finds it (a few microseconds).
+    json.loads(data, object_pairs_hook=_refuse_a_key_given_twice, parse_float=_check_a_number)
+    return value
+
+
+def read_json(data: bytes) -> Any:
+    """Any JSON document, such as another app's file (``service.imports``): valid UTF-8 JSON
+    (orjson's refusals), nested at most MAX_DEPTH levels; else 400. Its numbers are left as they
+    are written: what is read of them is the reader's business."""
     try:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as error:
@@ -172,19 +185,24 @@ def parse_json(data: bytes) -> Any:
             f"the body nests objects and lists more than {MAX_DEPTH} levels deep",
             {"body": f"at most {MAX_DEPTH} levels of nesting"},
         )
-    # orjson keeps the last of a key given twice, and so would say nothing of {"type": "play",
-    # "type": "try_luck"}: the standard parser, with a hook, finds it (a few microseconds).
-    json.loads(data, object_pairs_hook=_refuse_a_key_given_twice, parse_float=_refuse_an_exponent)
     return value
 
 
-def _refuse_an_exponent(literal: str) -> None:
+def _check_a_number(literal: str) -> None:
     # A number is written out (a score sheet's 12.5), never with an exponent: 1e3 could be read
     # as 1000 or as 1000.0, and the record writes each number in one form only.
     if "e" in literal or "E" in literal:
         raise InvalidRequestError(
             f"the number {literal} is written with an exponent: write it in digits (1000, 12.5)",
             {"body": f"{literal}: no exponent"},
+        )
+    # Nor with more digits than a double keeps: 0.1000000000000000001 would be read as 0.1, a
+    # number other than the one sent (trailing zeros, as in 4.50, change nothing).
+    if Decimal(literal) != Decimal(repr(float(literal))):
+        raise InvalidRequestError(
+            f"the number {literal} has more digits than a number here holds (about 15"
+            " significant digits): send the number itself",
+            {"body": f"{literal}: too many digits"},
         )
 
 

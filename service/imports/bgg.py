@@ -53,6 +53,9 @@ def parse(data: bytes) -> Element:
         ) from None
     except ParseError as error:
         raise NotPlaysXml(f"the body is not well-formed XML: {error}") from None
+    except (LookupError, ValueError) as error:
+        # The XML declaration names an encoding the parser does not know (or cannot read).
+        raise NotPlaysXml(f"the XML is in an encoding that cannot be read: {error}") from None
     if not isinstance(root, Element) or root.tag != "plays":
         raise NotPlaysXml(f"the root element is <{root.tag}>: BoardGameGeek's plays are in <plays>")
     return root
@@ -79,9 +82,9 @@ def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
         raise Unreadable("the play has no <item>: which game was played is not said")
     title = check_title(item.get("name"))
     objectid = item.get("objectid") or ""
-    bgg_id = (
-        int(objectid) if objectid.isascii() and objectid.isdigit() and int(objectid) > 0 else None
-    )
+    # An id is a few digits: a longer run is no id (and int() of thousands of digits refuses).
+    is_id = objectid.isascii() and objectid.isdigit() and len(objectid) <= 12
+    bgg_id = int(objectid) if is_id and int(objectid) > 0 else None
     raw = [player for player in element.iter("player")]
     seats = [_seat(player, names) for player in raw]
     positions = [_position(player) for player in raw]

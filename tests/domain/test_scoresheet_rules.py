@@ -209,6 +209,10 @@ def test_new_game_checks_the_options_again() -> None:
         ("Straße", "stra-e"),
         ("a__b--c", "a-b-c"),
         ("-x-", "x"),
+        # Every combining mark (Unicode's category M), not only those of a combining class.
+        ("Sky\ufe0fjo", "skyjo"),
+        ("Ca\u0903fe", "cafe"),
+        ("1\u20e3 Night", "1-night"),
     ],
 )
 def test_the_key_is_the_title_lower_case_without_accents_runs_of_others_one_dash(

@@ -6,6 +6,7 @@ limit refused with the limit named."""
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 from unittest import mock
@@ -17,7 +18,7 @@ from flask.testing import FlaskClient
 from service.imports import history as history_module
 from service.store import queue as queue_module
 from service.store.queue import games_of_job
-from tests.support.api import assert_error
+from tests.support.api import append, assert_error, create
 from tests.support.history import Backup, bgg_xml, random_backup
 from tests.support.workers import drain
 from workers import archive as archive_module
@@ -129,6 +130,58 @@ def test_teams_are_ranked_as_one_and_cooperative_plays_are_won_or_lost(client: F
     assert [e["type"] for e in events] == ["end"]
 
 
+def test_a_cooperative_play_in_teams_keeps_its_teams(client: FlaskClient) -> None:
+    backup, p = group()
+    pandemic = backup.game("Pandemic", cooperative=True, no_points=True)
+    backup.play(pandemic, "2022-02-05 20:00:00",
+                [(p["Ann"], "", True, 0, "Red"), (p["Ben"], "", True, 0, "Blue"),
+                 (p["Cyd"], "", True, 0, "Red"), (p["Dee"], "", True, 0, "Blue")],
+                uses_teams=True)  # fmt: skip
+    answer = import_backup(client, backup.export())
+    assert answer["imported"] == 1, answer
+    game = imported_games(client, answer)[("Pandemic", "2022-02-05T20:00:00.000Z")]
+    assert game["options"]["teams"] == [[0, 2], [1, 3]] and game["options"]["cooperative"]
+    assert game["result"]["outcome"] == "won" and game["result"]["winners"] == [0, 1, 2, 3]
+
+
+def test_a_title_is_spelt_as_its_latest_play_whatever_the_order_it_is_counted_in(
+    app: Flask, client: FlaskClient
+) -> None:
+    # The latest play is recorded here first; older plays are imported, and counted, after it.
+    options = {"title": "AZUL!", "bgg_id": 230802}
+    latest = create(client, game="scoresheet", players=["Ann", "Ben"], options=options)
+    append(client, latest, {"type": "round", "points": [5, 3]})
+    append(client, latest, {"type": "end"})
+    drain(app)
+    backup, p = group()
+    older = backup.game("Azul")
+    backup.play(older, "2021-01-01 20:00:00", [(p["Ann"], "5", True), (p["Ben"], "3", False)])
+    backup.play(older, "2020-01-01 20:00:00", [(p["Ann"], "5", True), (p["Ben"], "3", False)])
+    answer = import_backup(client, backup.export())
+    assert answer["imported"] == 2, answer
+    drain(app)
+    titles = client.get("/titles").json["titles"]
+    assert [(t["key"], t["games"]) for t in titles] == [("azul", 3)]
+    assert titles[0]["title"] == "AZUL!" and titles[0]["bgg_id"] == 230802
+    finished = client.get(f"/games/{latest['id']}").json["finished_at"]
+    assert titles[0]["last_played"] == finished[:10]
+    # A game whose bggId is 0 has none.
+    games = imported_games(client, answer)
+    assert "bgg_id" not in games[("Azul", "2020-01-01T20:00:00.000Z")]["options"]
+
+
+def test_a_game_without_points_takes_no_score_whatever_its_strings_hold(
+    client: FlaskClient,
+) -> None:
+    backup, p = group()
+    hanabi = backup.game("Hanabi", no_points=True)
+    backup.play(hanabi, "2022-02-06 20:00:00", [(p["Ann"], "abc", True), (p["Ben"], "x", False)])
+    answer = import_backup(client, backup.export())
+    assert answer["imported"] == 1 and answer["skipped"] == [], answer
+    events = client.get(f"/games/{answer['games'][0]}/events").json["events"]
+    assert [e["type"] for e in events] == ["end"]
+
+
 def test_ignored_plays_pass_silently_and_an_unreadable_play_is_skipped_with_its_reason(
     client: FlaskClient,
 ) -> None:
@@ -154,6 +207,34 @@ def test_ignored_plays_pass_silently_and_an_unreadable_play_is_skipped_with_its_
     # Nothing half-written: one game in all.
     assert client.get("/games?game=scoresheet").json["games"][0]["id"] == answer["games"][0]
     assert len(client.get("/games?game=scoresheet").json["games"]) == 1
+
+
+def test_a_play_that_would_end_past_the_calendar_is_skipped_with_its_reason(
+    client: FlaskClient,
+) -> None:
+    backup, p = group()
+    azul = backup.game("Azul")
+    far = backup.play(azul, "9999-12-31 23:00:00", [(p["Ann"], "5", True)], minutes=100_000)
+    backup.play(azul, "2021-01-04 20:00:00", [(p["Ann"], "5", True), (p["Ben"], "3", False)])
+    answer = import_backup(client, backup.export())
+    assert answer["imported"] == 1
+    assert [one["uuid"] for one in answer["skipped"]] == [far]
+    assert "calendar" in answer["skipped"][0]["reason"]
+
+
+def test_a_number_with_an_exponent_outside_the_plays_refuses_nothing(client: FlaskClient) -> None:
+    """Another app's file is read as JSON is: its numbers may have exponents (Python writes
+    0.00001 as 1e-05), in fields the import never reads."""
+    backup, p = group()
+    azul = backup.game("Azul")
+    backup.play(azul, "2021-01-04 20:00:00", [(p["Ann"], "5", True), (p["Ben"], "3", False)])
+    export = backup.export()
+    export["locations"][0]["latitude"] = 0.00001
+    body = json.dumps(export)
+    assert "1e-05" in body
+    response = client.post("/imports/bgstats", data=body, content_type="application/json")
+    assert response.status_code == 200, response.json
+    assert response.json["imported"] == 1
 
 
 def test_a_backup_imported_twice_imports_nothing_the_second_time(client: FlaskClient) -> None:
@@ -298,6 +379,41 @@ def test_xml_with_a_dtd_or_entities_is_refused_never_expanded(
     assert_error(response, 400, "invalid_request")
     assert "DTD or entities" in response.json["error"]["message"]
     assert client.get("/games?game=scoresheet").json["games"] == []
+
+
+def test_a_bgg_play_that_would_end_past_the_calendar_is_skipped_with_its_reason(
+    client: FlaskClient,
+) -> None:
+    xml = bgg_xml([
+        {"id": 7, "date": "9999-12-31", "length": 999_999, "name": "Azul",
+         "players": [{"name": "Ann", "win": True}]},
+        {"id": 8, "date": "2020-06-01", "name": "Azul", "players": [{"name": "Ann", "win": True}]},
+    ])  # fmt: skip
+    answer = client.post("/imports/bgg", data=xml, content_type="application/xml").json
+    assert answer["imported"] == 1
+    assert [one["uuid"] for one in answer["skipped"]] == ["7"]
+    assert "calendar" in answer["skipped"][0]["reason"]
+
+
+def test_a_bgg_objectid_too_long_to_be_an_id_is_no_id(client: FlaskClient) -> None:
+    xml = bgg_xml([
+        {"id": 9, "date": "2020-06-01", "name": "Azul", "objectid": "9" * 5000,
+         "players": [{"name": "Ann", "win": True}]},
+    ])  # fmt: skip
+    answer = client.post("/imports/bgg", data=xml, content_type="application/xml").json
+    assert answer["imported"] == 1, answer
+    game = client.get(f"/games/{answer['games'][0]}").json
+    assert "bgg_id" not in game["options"]
+
+
+def test_xml_in_an_encoding_not_known_is_a_400(client: FlaskClient) -> None:
+    response = client.post(
+        "/imports/bgg",
+        data=b'<?xml version="1.0" encoding="foo"?><plays/>',
+        content_type="application/xml",
+    )
+    assert_error(response, 400, "invalid_request")
+    assert "foo" in response.json["error"]["message"]
 
 
 def test_xml_that_is_not_plays_is_a_400(client: FlaskClient) -> None:

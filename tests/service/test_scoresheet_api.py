@@ -109,6 +109,9 @@ def test_exact_totals_decimals_add_exactly_and_are_written_shortest(client: Flas
         '{"type": "score", "player": 0, "points": "12"}',
         '{"type": "score", "player": 0, "points": 0.0001}',
         '{"type": "score", "player": 0, "points": 1000000001}',
+        # More digits than a number holds: never rounded into one that fits.
+        '{"type": "score", "player": 0, "points": 0.1000000000000000001}',
+        '{"type": "score", "player": 0, "points": 1000000000.00000001}',
         '{"type": "score", "player": 0, "points": true}',
         '{"type": "round", "points": [1]}',
         '{"type": "round", "points": [1, "2"]}',

@@ -28,7 +28,7 @@ from flask.testing import FlaskClient
 
 from service.cli.main import _ensure_signing_key, main
 from service.signing import sign_head
-from service.signing.keys import keygen, make_key, read_key
+from service.signing.keys import keygen, make_key, read_key, signer_name
 from service.signing.note import Signer
 from service.store.archive import Archive
 from tests.conftest import make_app
@@ -113,6 +113,23 @@ def test_a_finished_games_note_verifies_with_the_key_from_keys_as_the_format_say
         f"head {audit['head_hash']}",
         "status finished",
     ]
+
+
+def test_an_archived_games_note_says_archived_to_anyone(app: Flask, client: FlaskClient) -> None:
+    game = finished_game(client)
+    drain(app)
+    response = client.get(f"/games/{game['id']}/checkpoint")
+    assert response.status_code == 200
+    lines = check_note_by_the_format(response.get_data(as_text=True), current_vkey(client))
+    assert lines[-1] == "status archived"
+
+
+def test_the_signer_is_named_after_the_host_unless_signer_name_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("socket.gethostname", lambda: "club house+1")
+    assert signer_name() == "club-house-1"
+    assert signer_name("tabletape.example") == "tabletape.example"
 
 
 def test_an_active_games_note_is_the_recorders_alone(client: FlaskClient) -> None:
