@@ -123,6 +123,13 @@ def check_seat_may_append(game: Game[Any], state: Any, asker: Viewer, event: Eve
             )
         return
     awaited = game.to_act(state)
+    if awaited is None:
+        # A game that awaits no seat (a score sheet, a game over): the seat has nothing to decide.
+        raise ForbiddenError(
+            f"no seat's decision is awaited: seat {asker.seat}'s token may not append a"
+            f" {event.get('type')!r} here",
+            {"type": event.get("type")},
+        )
     if awaited != asker.seat:
         raise ForbiddenError(
             f"the decision awaited is seat {awaited}'s, not seat {asker.seat}'s",

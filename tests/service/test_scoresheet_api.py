@@ -194,7 +194,10 @@ def test_a_seat_adds_its_own_points_and_nothing_else(client: FlaskClient) -> Non
         '{"type": "retract"}',
         '{"type": "abandon"}',
     ):
-        assert_error(raw_append(client, game, text, token=ben), 403, "forbidden")
+        refused = raw_append(client, game, text, token=ben)
+        assert_error(refused, 403, "forbidden")
+        # In words: no seat's decision is awaited (never "seat None's").
+        assert "None" not in refused.json["error"]["message"], refused.json
     assert state(client, game)["totals"] == [0, 7, 0]
 
 
