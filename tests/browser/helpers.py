@@ -336,11 +336,14 @@ MACHINERY = re.compile(
 )
 
 
-def check_no_machinery(page: Page, game: dict[str, Any]) -> None:
+def check_no_machinery(page: Page, game: dict[str, Any] | None = None) -> None:
     """The recorder's (or a seat's) page speaks of players and moves: its visible text and its
-    title hold no id, hash, seed, salt, "version N" nor "seat 0"."""
-    said = page.evaluate("() => document.title + '\\n' + document.getElementById('main').innerText")
-    assert game["id"] not in said, f"the game's id on the page: {said!r}"
+    title hold no id, hash, seed, salt, "version N" nor "seat 0" (``game``'s id, where given, nor
+    any run of 12 hex digits)."""
+    # The whole page's text, its header and footer too: a person reads them all.
+    said = page.evaluate("() => document.title + '\\n' + document.body.innerText")
+    if game is not None:
+        assert game["id"] not in said, f"the game's id on the page: {said!r}"
     found = MACHINERY.findall(said)
     where = [m.group(0) for m in MACHINERY.finditer(said)]
     assert not found, f"the record's machinery on the page: {where} in {said!r}"

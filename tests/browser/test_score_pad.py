@@ -14,7 +14,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import LiveServer, events, open_recorder, settled
+from tests.browser.helpers import (
+    LiveServer,
+    check_no_machinery,
+    events,
+    open_recorder,
+    settled,
+)
 from tests.support.api import create
 from tests.support.workers import drain
 
@@ -85,7 +91,9 @@ def new_sheet(server: LiveServer, **options: Any) -> dict[str, Any]:
 
 
 def check_the_first_screen(page: Page) -> list[dict[str, Any]]:
-    """The totals in view without scrolling; every control that records 44x44 at least."""
+    """The totals in view without scrolling; every control that records 44x44 at least; no
+    record machinery in the page's words."""
+    check_no_machinery(page)
     totals: list[dict[str, Any]] = page.evaluate(TOTALS_JS)
     assert totals and all(seat["shown"] for seat in totals), totals
     for control in page.evaluate(SIZES_JS):

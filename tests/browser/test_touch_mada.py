@@ -32,6 +32,7 @@ from tests.browser.helpers import (
     LiveServer,
     append,
     check_at_a_finger,
+    check_no_machinery,
     create,
     events,
     legal,
@@ -158,6 +159,7 @@ class Touches:
         seen: dict[str, Any] = page.evaluate(CONTROLS_JS)
         assert seen["scrolled"] == 0
         check_at_a_finger(page)
+        check_no_machinery(page)
         controls = seen["controls"]
         assert controls, f"nothing to touch at version {seen['version']}"
         first = [c for c in controls if c["top"] >= 0 and c["bottom"] <= self.height]

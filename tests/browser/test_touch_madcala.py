@@ -26,6 +26,7 @@ from tests.browser.helpers import (
     LiveServer,
     append,
     check_at_a_finger,
+    check_no_machinery,
     create,
     events,
     legal,
@@ -93,6 +94,7 @@ def check_screen(page: Page, height: int) -> None:
     controls = page.evaluate(SCREEN)
     assert controls, "nothing to touch"
     check_at_a_finger(page)
+    check_no_machinery(page)
     assert any(box["top"] >= 0 and box["bottom"] <= height for box in controls), (
         "no control that records is on the first screen"
     )

@@ -31,6 +31,7 @@ from tests.browser.helpers import (
     append,
     auth,
     check_at_a_finger,
+    check_no_machinery,
     create,
     events,
     legal,
@@ -113,6 +114,7 @@ class Touches:
         )
         height = self.page.viewport_size["height"] if self.page.viewport_size else 844
         check_at_a_finger(self.page)
+        check_no_machinery(self.page)
         assert any(c["shown"] and c["top"] >= 0 and c["bottom"] <= height for c in controls), (
             f"no control that records on the first screen: {controls}"
         )
