@@ -16,7 +16,8 @@ export const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 const ANGLE = { N: 0, E: 90, S: 180, W: 270 };
 export const DIRECTION = { N: "north", E: "east", S: "south", W: "west" };
 // The huts at the board's centre (domain/sifaka/state.py HUTS), the landmark the labels say where
-// things lie from: no label gives a coordinate.
+// things lie from: no label gives a coordinate. Fixed here, not read from the state's boxes: a
+// tile may be laid over the huts, and the places are still said from where they stand.
 const HUTS = { red: [1, 1], blue: [2, 1], yellow: [2, 2], green: [1, 2] };
 const HUTS_LEFT = 1;
 const HUTS_TOP = 1;
