@@ -60,7 +60,7 @@ from service.stats.api import two_names
 from service.stats.figures import game_stats, known_players, player_stats, versus_stats
 from service.stats.ratings import leaderboard, player_ratings, rating_history
 from service.stats.schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, RatingsQuerySchema
-from service.stats.titles import rules_for
+from service.stats.titles import counts_played, rules_for
 from service.store.chain import seed_commitment
 from service.store.damage import DamagedRecordError
 from service.store.records import GameRecord
@@ -558,7 +558,7 @@ def stats_view(game: str) -> str:
     sent = sent_filters(request.args, GameStatsQuerySchema())
     form = {
         "sent": sent,
-        "seat_counts": list(range(rules.min_players, rules.max_players + 1)),
+        "seat_counts": list(counts_played(rules)),
         "with_player": True,
     }
     with refused_with("stats.html", game=game, form=form):

@@ -37,7 +37,7 @@ from service.stats.schemas import (
     VersusSchema,
     days_of,
 )
-from service.stats.titles import rules_for, titles
+from service.stats.titles import counts_played, rules_for, titles
 
 stats = ApiBlueprint("stats", __name__, description="Statistics and ratings of finished games")
 
@@ -83,14 +83,14 @@ def applied(query: dict[str, Any]) -> dict[str, Any]:
 
 
 def filters_of(query: dict[str, Any], rules: Game[Any] | None = None) -> StatsFilter:
+    """The filters of a query; a player count no game read with ``rules`` can have (none is
+    given for the reads across games) is a 400."""
     players = query.get("players")
-    if (
-        rules is not None
-        and players is not None
-        and not rules.min_players <= players <= rules.max_players
-    ):
+    counts = counts_played(rules) if rules is not None else None
+    if counts is not None and players is not None and players not in counts:
         raise InvalidRequestError(
-            f"{rules.played_by()}, not {players}",
+            f"a game, a score sheet included, has {counts[0]} to {counts[-1]} players,"
+            f" not {players}",
             {"players": "out of range"},
         )
     return StatsFilter(players=players, player=query.get("player"), days=days_of(query))

@@ -32,7 +32,9 @@ per-player buckets: they would double the writes of a game, which are mostly the
 - ``:fig:<game>:<n>:<p>:totals``, ``:scores``, ``:players``: the three hashes above, over the games
   of that bucket;
 - ``:pfig:<game>:<n>:<p>:<section>:<player>``: the same, over the games of that bucket that
-  ``<player>`` played in (``player=``), ``<n>`` a player count only;
+  ``<player>`` played in (``player=``), ``<n>`` a player count only: without ``players=``, a
+  query reads each count the game's ``players:<n>:games`` fields name (not its rules' range: a
+  score sheet of a game with rules may seat any number);
 - ``:own:<player>`` hash: the player's own figures per bucket, ``<game>:<n>:<p>:games``,
   ``...:wins`` and ``...:score`` (``<n>`` a count or ``all``), for their filtered figures: three
   fields per bucket where the ``players`` section above holds every co-player's;
@@ -58,7 +60,7 @@ A player seated twice in one game counts two plays.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -170,11 +172,12 @@ class StatsFilter:
         """The ``<n>`` of the buckets to read: the player count asked for, else ``all``."""
         return ALL_COUNTS if self.players is None else str(self.players)
 
-    def player_counts(self, game: Game[Any]) -> list[int]:
-        """The ``<n>`` of the per-player buckets to read (they have no ``all``)."""
+    def player_counts(self, counted: Iterable[int]) -> list[int]:
+        """The ``<n>`` of the per-player buckets to read (they have no ``all``): the count asked
+        for, else every count the game's finished games were ``counted`` with."""
         if self.players is not None:
             return [self.players]
-        return list(range(game.min_players, game.max_players + 1))
+        return sorted(counted)
 
 
 def counted_titles(client: StoreClient, prefix: str) -> dict[str, int]:
@@ -224,7 +227,7 @@ def game_stats(
     else:
         suffixes = [
             player_bucket_suffix(game_name, players, period, section, filters.player)
-            for players in filters.player_counts(game)
+            for players in filters.player_counts(_counts_counted(client, keys, game_name))
             for period in periods
             for section in SECTIONS
         ]
@@ -235,6 +238,21 @@ def game_stats(
     summed = _sum(client, buckets, len(SECTIONS))
     totals, scores, plays = (_summed([_pairs(flat)]) for flat in summed)
     return _game_json(game, totals, scores, _plays_of(plays))
+
+
+def _counts_counted(client: StoreClient, keys: StatsKeys, game_name: str) -> list[int]:
+    """The player counts of the games counted under ``game_name``, read from its all-time
+    ``players:<n>:games`` fields: not its rules' counts, since a score sheet of its title may seat
+    any number (one of 20 counts as Mada)."""
+    fields = client.hkeys(keys.key(game_suffix(game_name)))
+    return [count for name in fields if (count := _games_of_count(name)) is not None]
+
+
+def _games_of_count(field_name: str) -> int | None:
+    """The ``<n>`` of a ``players:<n>:games`` field (the games of n players); None for another."""
+    kind, _, rest = field_name.partition(":")
+    count, _, what = rest.partition(":")
+    return int(count) if kind == "players" and what == "games" else None
 
 
 def _sum(client: StoreClient, buckets: list[str], sections: int) -> list[list[str]]:
@@ -283,9 +301,9 @@ def _game_json(
     totals = {name: int(value) for name, value in totals_summed.items()}
     # Games of n players, by n: they give the games, and the games each seat held.
     by_count = {
-        int(name.split(":")[1]): value
+        count: value
         for name, value in totals.items()
-        if name.startswith("players:") and name.endswith(":games")
+        if (count := _games_of_count(name)) is not None
     }
     games = sum(by_count.values())
     seats = max(by_count, default=0)

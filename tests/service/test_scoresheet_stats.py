@@ -175,3 +175,87 @@ def test_the_pages_list_titles_like_games(app: Flask, client: FlaskClient) -> No
     player = client.get("/players/Ana/view", headers=browser).get_data(as_text=True)
     assert "7 Wonders: Duel leaderboard" in player
     assert client.get("/stats/7-wonder-duel/view", headers=browser).status_code == 404
+
+
+# --- a title's plays of every size, filtered ---------------------------------------------------
+
+TWENTY = [f"P{seat}" for seat in range(20)]
+
+
+@pytest.fixture
+def madas_of_1_and_20(app: Flask, client: FlaskClient) -> str:
+    """Two score sheets titled "Mada", of sizes Mada's rules do not seat: P0 alone, scoring 7 (and
+    so winning), and twenty players P0 to P19 scoring their seat's number (P19 wins with 19).
+    Counted by the archive job; the UTC day they finished."""
+    played(client, "Mada", ["P0"], [[7]])
+    game = played(client, "Mada", TWENTY, [list(range(20))])
+    drain(app)
+    day: str = client.get(f"/games/{game['id']}").json["finished_at"][:10]
+    return day
+
+
+def test_a_players_filter_finds_a_rule_games_score_sheets_of_1_and_20_players(
+    client: FlaskClient, madas_of_1_and_20: str
+) -> None:
+    day = madas_of_1_and_20
+    every = client.get("/stats/mada").json
+    assert every["games"] == 2
+    for path in ("/stats/mada?player=P0", f"/stats/mada?player=P0&since={day}&until={day}"):
+        p0 = client.get(path).json
+        assert p0["games"] == 2, path
+        # P0 won alone with 7, lost with 0 among twenty: 1 win in 2, mean score 3.5.
+        assert p0["players"]["P0"] == {"games": 2, "wins": 1, "win_rate": 0.5, "mean_score": 3.5}
+        assert p0["players"]["P19"] == {"games": 1, "wins": 1, "win_rate": 1, "mean_score": 19}
+        assert p0["seat_advantage"]["games_by_seat"] == [2] + [1] * 19
+        assert p0["seat_advantage"]["wins_by_seat"] == [1] + [0] * 18 + [1]
+    # 21 seats: 7, then 0 to 19 once each.
+    assert client.get("/stats/mada?player=P0").json["scores"]["mean"] == (7 + 190) / 21
+    assert client.get("/stats/mada?player=P5").json["games"] == 1
+    assert client.get("/stats/mada?player=P5").json["players"]["P0"]["wins"] == 0
+
+
+def test_a_players_count_filter_takes_any_size_a_score_sheet_of_a_rule_game_has(
+    client: FlaskClient, madas_of_1_and_20: str
+) -> None:
+    alone = client.get("/stats/mada?players=1")
+    assert alone.status_code == 200, alone.json
+    assert alone.json["games"] == 1 and alone.json["wins"] == {"P0": 1}
+    assert alone.json["filters"] == {"players": 1}
+    twenty = client.get("/stats/mada?players=20")
+    assert twenty.status_code == 200, twenty.json
+    assert twenty.json["games"] == 1
+    assert twenty.json["wins"] == {name: int(name == "P19") for name in TWENTY}
+    assert twenty.json["players"]["P0"]["games"] == 1
+    both = client.get("/stats/mada?players=20&player=P0").json
+    assert both["games"] == 1 and both["players"]["P0"]["wins"] == 0
+    assert client.get("/stats/mada?players=1&player=P5").json["games"] == 0
+    # No Mada, of rules or on a score sheet, is played by 3: counted nowhere, still a count.
+    assert client.get("/stats/mada?players=3").json["games"] == 0
+    # More than a score sheet takes is no game's count.
+    assert_error(client.get("/stats/mada?players=21"), 400, "invalid_request")
+    ana = client.get("/players/P0/stats?players=20").json
+    assert ana["games"] == 1 and ana["by_game"]["mada"]["wins"] == 0
+    assert client.get("/players/P0/stats?players=1").json["by_game"]["mada"]["wins"] == 1
+
+
+def test_head_to_head_in_a_rule_game_counts_its_score_sheets_of_any_size(
+    client: FlaskClient, madas_of_1_and_20: str
+) -> None:
+    for path in ("/players/P0/versus/P19?game=mada", "/players/P0/versus/P19?game=mada&players=20"):
+        versus = client.get(path)
+        assert versus.status_code == 200, (path, versus.json)
+        assert versus.json["games"] == 1 and versus.json["wins"] == {"P0": 0, "P19": 1}
+    assert client.get("/players/P0/versus/P19?game=mada&players=1").json["games"] == 0
+    # The twenty are rated; P0 alone is not (no one to rank P0 against).
+    board = client.get("/ratings/mada?limit=100").json["ratings"]
+    assert sorted(row["player"] for row in board) == sorted(TWENTY)
+    assert {row["games"] for row in board} == {1}
+
+
+def test_a_rule_games_statistics_page_offers_every_size_its_score_sheets_have(
+    client: FlaskClient, madas_of_1_and_20: str
+) -> None:
+    page = client.get("/stats/mada/view?players=20&player=P0", headers={"Accept": "text/html"})
+    assert page.status_code == 200
+    assert '<option value="1">1</option>' in page.text
+    assert '<option value="20" selected>20</option>' in page.text

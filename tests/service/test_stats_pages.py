@@ -79,7 +79,7 @@ def test_a_form_sent_with_empty_fields_filters_nothing(
     ("query", "said"),
     [
         ("players=two", "players: Not a whole number"),
-        ("players=9", "Mada is played by 2 to 5 players, not 9"),
+        ("players=21", "a game, a score sheet included, has 1 to 20 players, not 21"),
         ("since=2025-13-01", "since: Not a date written YYYY-MM-DD"),
         ("until=01/05/2025", "until: Not a date written YYYY-MM-DD"),
         ("since=2025-05-02&until=2025-05-01", "since is after until"),
