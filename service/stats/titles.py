@@ -10,7 +10,8 @@ read figures written like any game's. What the statistics must know of titles:
   finished game is a game with zeros, and a key that is none of these is a 404 naming the closest;
 - whose rules read a title's figures (the game that recorded it: its summary);
 - the player counts a key's games can have: its rules' and a score sheet's (a score sheet
-  titled "Mada" of 20 players counts as Mada), which a ``players=`` filter may name;
+  of 20 players whose title names a game with rules counts as that game), which a ``players=``
+  filter may name;
 - the list of titles played (``GET /titles``): each with its games, the spelling and
   BoardGameGeek id of its latest game, and the day of that game.
 """
@@ -62,8 +63,8 @@ def rules_for(client: StoreClient, prefix: str, key: str) -> Game[Any]:
 def counts_played(rules: Game[Any]) -> range:
     """The player counts of the games a key read with ``rules`` may count: the rules' own, and
     those of every game that records titles, since a title's key may name a game with rules (a
-    score sheet titled "Mada" counts as Mada, with 1 to 20 players where Mada's rules seat 2
-    to 5)."""
+    score sheet of 20 players whose title is that game's name counts as that game, though its
+    rules seat 2 to 5)."""
     games = [rules, *(get_game(name) for name in game_names() if get_game(name).records_titles)]
     fewest = min(game.min_players for game in games)
     most = max(game.max_players for game in games)
