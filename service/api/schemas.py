@@ -105,8 +105,33 @@ class CreateGameSchema(Schema):
 
 
 class ResultSchema(Schema):
-    winners = fields.List(fields.Integer())
-    scores = fields.List(fields.Raw())
+    """How a finished game ended: every field any game's result may hold (a score sheet's
+    ``ranks`` and ``outcome`` included), so that every finished game keeps to the document."""
+
+    winners = fields.List(
+        fields.Integer(validate=validate.Range(min=0)),
+        metadata={"description": "the winning seats; empty when no one won (or the table lost)"},
+    )
+    ranks = fields.List(
+        fields.Integer(validate=validate.Range(min=1)),
+        allow_none=True,
+        metadata={
+            "description": "a score sheet's: one per seat, 1 best, ties shared (1, 2, 2, 4); null"
+            " for a game with no winner"
+        },
+    )
+    scores = fields.List(
+        fields.Float(allow_none=True),
+        metadata={
+            "description": "one per seat; a score sheet's seat with no number ever written is"
+            " null (no score, not 0)"
+        },
+    )
+    outcome = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(["won", "lost"]),
+        metadata={"description": "a score sheet's: a cooperative game's won or lost, else null"},
+    )
     draw = fields.Boolean(metadata={"description": "a game may say so when every seat ties"})
 
 

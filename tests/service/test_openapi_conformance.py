@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import fakeredis
-import jsonschema_rs
 import schemathesis
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, seed, settings
@@ -39,10 +38,10 @@ from schemathesis import Case, GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi import checks
-from schemathesis.specs.openapi.converter import to_json_schema
 
 from service.signing.keys import make_key
 from tests.conftest import make_app
+from tests.support.openapi import openapi_errors
 
 CHECKS = [
     not_a_server_error,
@@ -247,13 +246,6 @@ def test_every_read_of_an_abandoned_game_keeps_to_the_document_for_each_viewer()
 
 
 def assert_valid(value: Any, component: str) -> None:
-    """``value`` is valid by the document's schema ``component``, read as schemathesis reads an
-    OpenAPI 3.0 schema (``nullable`` and all)."""
-    document = schema.raw_schema
-    components = {
-        name: to_json_schema(item, nullable_keyword="nullable", is_response_schema=True)
-        for name, item in document["components"]["schemas"].items()
-    }
-    root = {**components[component], "components": {"schemas": components}}
-    errors = [error.message for error in jsonschema_rs.validator_for(root).iter_errors(value)]
+    """``value`` is valid by the document's schema ``component``."""
+    errors = openapi_errors(schema.raw_schema, value, component)
     assert not errors, (component, value, errors)

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from tests.conftest import make_app
 from tests.support.api import append, assert_error, auth, create
+from tests.support.openapi import openapi_errors
 from tests.support.workers import drain
 
 PLAYERS = ["Ana", "Ben", "Caro", "Dan"]
@@ -305,3 +306,34 @@ def test_random_sheets_replay_at_every_move_and_move_to_another_store_with_their
         rated = [g for g in recorded if g["options"]["title"].lower() == key
                  and not g["options"].get("cooperative") and len(g["players"]) > 1]  # fmt: skip
         assert bool(client.get(f"/ratings/{key}").json["ratings"]) == bool(rated)
+
+
+@pytest.mark.parametrize(
+    ("options", "rounds", "ending", "result"),
+    [
+        # Ranked by the totals: ranks and a null outcome beside winners and scores.
+        ({}, [[3, 9, None]], {}, {"winners": [1], "ranks": [2, 1, 3]}),
+        # Ranks given, shared: a decimal score.
+        ({}, [[2.5, 1, 0]], {"ranks": [1, 1, 3]}, {"winners": [0, 1], "ranks": [1, 1, 3]}),
+        # A cooperative game: the table's outcome, every seat ranked 1.
+        ({"cooperative": True}, [], {"outcome": "lost"}, {"winners": [], "outcome": "lost"}),
+    ],
+)
+def test_a_finished_score_sheets_resource_keeps_to_the_openapi_document(
+    client: FlaskClient,
+    options: dict[str, Any],
+    rounds: list[list[Any]],
+    ending: dict[str, Any],
+    result: dict[str, Any],
+) -> None:
+    game = new_sheet(client, **options)
+    for points in rounds:
+        assert append(client, game, {"type": "round", "points": points}).status_code == 201
+    assert append(client, game, {"type": "end", **ending}).status_code == 201
+    resource = client.get(f"/games/{game['id']}").json
+    # The fields the contract names are all there, as the end fixed them.
+    assert set(resource["result"]) >= {"winners", "ranks", "scores", "outcome"}
+    assert resource["result"].items() >= result.items()
+    document = client.get("/openapi.json").json
+    assert openapi_errors(document, resource, "OneGame") == []
+    assert openapi_errors(document, resource["result"], "Result") == []
