@@ -243,7 +243,7 @@ def game_stats(
 def _counts_counted(client: StoreClient, keys: StatsKeys, game_name: str) -> list[int]:
     """The player counts of the games counted under ``game_name``, read from its all-time
     ``players:<n>:games`` fields: not its rules' counts, since a score sheet of its title may seat
-    any number, whatever its rules seat)."""
+    any number, whatever its rules seat."""
     fields = client.hkeys(keys.key(game_suffix(game_name)))
     return [count for name in fields if (count := _games_of_count(name)) is not None]
 
