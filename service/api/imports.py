@@ -37,9 +37,23 @@ class SkippedSchema(Schema):
     reason = fields.String(metadata={"description": "why the play was not imported"})
 
 
+class DiffersSchema(Schema):
+    uuid = fields.String(metadata={"description": "the play's id in its app"})
+    game = fields.String(metadata={"description": "the game here that holds that id"})
+
+
 class ImportedSchema(Schema):
     imported = fields.Integer(metadata={"description": "plays imported, each a new game"})
-    already = fields.Integer(metadata={"description": "plays imported before: not again"})
+    already = fields.Integer(
+        metadata={"description": "plays imported before (the game holding their id is theirs)"}
+    )
+    differs = fields.List(
+        fields.Nested(DiffersSchema),
+        metadata={
+            "description": "plays whose id holds a game that is not the game they make (an id"
+            " used by two different plays, a play edited in its app since): not imported"
+        },
+    )
     skipped = fields.List(fields.Nested(SkippedSchema))
     games = fields.List(fields.String(), metadata={"description": "the ids of the games created"})
 

@@ -451,9 +451,11 @@ def _import_history(bgstats: str | None, bgg: str | None, given: tuple[str, ...]
         outcome = history.import_plays(found, progress=bar.update)
     for skipped in outcome.skipped:
         click.echo(f"skipped {skipped.play_id or 'a play'}: {skipped.reason}", err=True)
+    for differing in outcome.differs:
+        click.echo(f"differs {differing.play_id}: game {differing.game} holds its id", err=True)
     click.echo(
         f"{outcome.imported} imported, {outcome.already} already here,"
-        f" {len(outcome.skipped)} skipped"
+        f" {len(outcome.differs)} differing, {len(outcome.skipped)} skipped"
     )
 
 
