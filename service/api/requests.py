@@ -145,12 +145,22 @@ def refuse_bodies_over_the_limit() -> None:
 
 def refuse_bodies_that_are_not_json() -> None:
     """Run before every view: a body sent under another content type (curl's -d sends a form) is
-    answered for what it is, not as a JSON body with every field missing."""
+    answered for what it is, not as a JSON body with every field missing; and told the type its
+    path takes (JSON everywhere, XML on BoardGameGeek's import)."""
     has_body = request.content_length or request.headers.get("Transfer-Encoding")
     if request.path == XML_PATH and request.mimetype in XML_TYPES:
         return
-    if has_body and request.method in ("POST", "PUT", "PATCH") and not request.is_json:
-        sent = request.mimetype or "no Content-Type"
+    if not (has_body and request.method in ("POST", "PUT", "PATCH")):
+        return
+    sent = request.mimetype or "no Content-Type"
+    if request.path == XML_PATH:
+        takes = " or ".join(XML_TYPES)
+        raise InvalidRequestError(
+            f"send BoardGameGeek's plays as XML, with the header Content-Type: {XML_TYPES[0]}"
+            f" (or {XML_TYPES[1]}; it came as {sent})",
+            {"Content-Type": takes},
+        )
+    if not request.is_json:
         raise InvalidRequestError(
             f"send the body as JSON, with the header Content-Type: application/json (it came as"
             f" {sent})",

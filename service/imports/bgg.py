@@ -29,6 +29,7 @@ from service.imports.plays import (
     check_name,
     check_seats,
     check_title,
+    read_bgg_id,
     read_or_skip,
     read_score,
 )
@@ -81,10 +82,6 @@ def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
     if item is None:
         raise Unreadable("the play has no <item>: which game was played is not said")
     title = check_title(item.get("name"))
-    objectid = item.get("objectid") or ""
-    # An id is a few digits: a longer run is no id (and int() of thousands of digits refuses).
-    is_id = objectid.isascii() and objectid.isdigit() and len(objectid) <= 12
-    bgg_id = int(objectid) if is_id and int(objectid) > 0 else None
     raw = [player for player in element.iter("player")]
     seats = [_seat(player, names) for player in raw]
     positions = [_position(player) for player in raw]
@@ -98,13 +95,14 @@ def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
         source=SOURCE,
         play_id=play_id,
         title=title,
-        bgg_id=bgg_id,
+        bgg_id=read_bgg_id(item.get("objectid")),
         scoring="highest" if scored else "none",
         cooperative=False,
         uses_teams=False,
         seats=check_seats(seats),
         started=_day(element.get("date")),
         minutes=_minutes(element.get("length")),
+        started_as_written=element.get("date"),
     )
 
 

@@ -34,11 +34,9 @@ from service.errors import AlreadyImportedError
 from service.games.records import Records
 from service.imports.plays import Play, Skipped
 from service.store.chain import new_salt
-from service.store.indexes import GameIndexes
+from service.store.indexes import CLAIM_SECONDS, GameIndexes
 from service.store.queue import GAMES_PER_JOB
 
-# How long a claim of a play being imported lasts if its import dies before settling it.
-CLAIM_SECONDS = 300
 # How long an import waits for a play another import is making before saying so.
 WAIT_SECONDS = 10.0
 
@@ -160,6 +158,8 @@ class History:
         pending claim of another import that did not settle within WAIT_SECONDS."""
         deadline = time.monotonic() + WAIT_SECONDS
         while True:
+            # A minute, as an import's claim of a record: should this import die before settling
+            # the play, the next import takes the play over once that minute is out.
             held = self.indexes.claim_play(play.key, owner, CLAIM_SECONDS)
             if held is None or not held.startswith("pending:"):
                 return held
