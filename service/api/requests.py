@@ -67,16 +67,17 @@ class QueryInteger(fields.Integer):
         return number
 
 
-def body_bytes() -> bytes:
-    """The request's body, read once (then cached): 413 over the size limit, chunked or not;
-    400 when its chunked framing is broken."""
+def body_bytes(cache: bool = True) -> bytes:
+    """The request's body, read once (then cached, unless ``cache`` is False: the caller keeps
+    it no longer than it needs it): 413 over the size limit, chunked or not; 400 when its chunked
+    framing is broken."""
     limit = request.max_content_length
     deadlines: BodyDeadlines | None = current_app.extensions.get("tabletape.body_deadlines")
     connection = request.environ.get("gunicorn.socket")
     watched = deadlines.watch(connection) if deadlines and connection else None
     try:
         # Over the limit with a Content-Length, werkzeug raises 413 before reading.
-        data = request.get_data(cache=True)
+        data = request.get_data(cache=cache)
         if watched is not None and deadlines and deadlines.expired(watched):
             # Cut short by the watchman: gthread's reader ends quietly at the cut.
             raise ClientDisconnected()
@@ -139,7 +140,8 @@ def refuse_bodies_over_the_limit() -> None:
     if request.content_length is not None:
         if limit is not None and request.content_length > limit:
             raise too_large(limit)
-    elif request.headers.get("Transfer-Encoding"):
+    elif request.headers.get("Transfer-Encoding") and not request.path.startswith(HISTORY_PATHS):
+        # (An import of plays reads its body itself, once it holds a slot: service.api.imports.)
         body_bytes()
 
 

@@ -441,7 +441,7 @@ def _import_history(bgstats: str | None, bgg: str | None, given: tuple[str, ...]
             export, mapped = bgstats_reader.export_and_names(json.loads(path.read_bytes()))
             found = bgstats_reader.read_plays(export, {**mapped, **names})
         else:
-            found = bgg_reader.read_plays(bgg_reader.parse(path.read_bytes()), names)
+            found = bgg_reader.read_plays(path.read_bytes(), names)
     except (ValueError, OSError) as error:
         raise click.ClickException(f"{path}: {error}") from None
     services = _services()
