@@ -46,7 +46,8 @@ class Play:
     """A play read whole: where it comes from (``bgstats``, ``bgg``) and its id there, the title
     and how it scores (``highest``, ``lowest``, ``none``), whether the table plays together and
     whether it plays in teams, its seats in seat order, when it started (UTC, naive) and how
-    many minutes it lasted."""
+    many minutes it lasted; when it started as the file wrote it, for the reasons that quote
+    it."""
 
     source: str
     play_id: str
@@ -58,6 +59,7 @@ class Play:
     seats: tuple[Seat, ...]
     started: datetime
     minutes: int
+    started_as_written: str | None = None
 
     @property
     def key(self) -> str:

@@ -36,6 +36,9 @@ DEFAULTS: dict[str, Any] = {
     # POST /imports/bgstats and /imports/bgg (a group's years of plays): the contract's SHOULD,
     # 64 MiB.
     "HISTORY_MAX_BYTES": 64 * 1024 * 1024,
+    # Those imports hold their file, read, in memory: at most this many run at once, counted in
+    # the store for every process of the server (more are answered 503 unavailable, Retry-After).
+    "HISTORY_IMPORTS_AT_ONCE": 2,
     "STATE_CACHE_SIZE": 4096,
     # Seconds a process trusts the latest state it cached for a game; past them, the state is
     # checked against the whole stored record (replayed from the seed) before it serves a read
@@ -84,7 +87,7 @@ _FROM_ENVIRONMENT = (
     "REDIS_URL", "QUEUE_REDIS_URL", "REPLICA_WAIT_MS", "REDIS_CONNECTIONS", "DATA_DIR",
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
     "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "SNAPSHOT_EVERY", "IMPORT_MAX_BYTES",
-    "HISTORY_MAX_BYTES", "WRITE_KEY",
+    "HISTORY_MAX_BYTES", "HISTORY_IMPORTS_AT_ONCE", "WRITE_KEY",
     "CACHE_RECHECK_SECONDS", "SIGNING_KEY", "SIGNER_NAME",
 )  # fmt: skip
 
@@ -100,6 +103,7 @@ _NUMBERS = {
     "SNAPSHOT_EVERY": int,
     "IMPORT_MAX_BYTES": int,
     "HISTORY_MAX_BYTES": int,
+    "HISTORY_IMPORTS_AT_ONCE": int,
     "CACHE_RECHECK_SECONDS": float,
 }
 

@@ -47,6 +47,15 @@ class BodyTooSlowError(InvalidRequestError):
     """The request's body did not arrive in full within BODY_SECONDS: answered, then closed."""
 
 
+class ImportsBusyError(TabletapeError):
+    """As many imports of other apps' plays as the server holds at once are running: 503, to
+    retry after ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int, message: str, details: dict[str, Any]) -> None:
+        super().__init__(message, details)
+        self.retry_after = retry_after
+
+
 class InvalidImportError(TabletapeError):
     """An imported record does not replay: it is rejected whole, naming the first bad event."""
 
@@ -100,6 +109,7 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     DamagedRecordError: (500, "damaged_record"),
     # A service without a signing key answers what needs a signature alone with 503.
     NoSigningKeyError: (503, "unavailable"),
+    ImportsBusyError: (503, "unavailable"),
 }
 
 # Codes for errors that Flask, werkzeug or webargs raise before a view runs.

@@ -64,8 +64,10 @@ def ranks_of(play: Play, teams: list[list[int]] | None) -> list[int]:
 
 
 def moment(when: datetime) -> str:
-    """An instant as a record writes it: ``2025-01-01T12:00:00.000Z``."""
-    return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+    """An instant as a record writes it: ``2025-01-01T12:00:00.000Z``, the year in four digits
+    from year 1 on (strftime's ``%Y`` writes year 1 as ``1``)."""
+    milliseconds = when.microsecond // 1000
+    return f"{when.year:04d}" + when.strftime("-%m-%dT%H:%M:%S.") + f"{milliseconds:03d}Z"
 
 
 def record_play(play: Play, name: str, rules_version: str, max_players: int) -> dict[str, Any]:
@@ -91,7 +93,8 @@ def record_play(play: Play, name: str, rules_version: str, max_players: int) -> 
         finished = play.started + timedelta(minutes=play.minutes)
     except OverflowError:
         raise Unreadable(
-            f"it would end {play.minutes} minutes after {at}, past the calendar's last day"
+            f"it would end {play.minutes} minutes after {play.started_as_written or at},"
+            " past the calendar's last day"
         ) from None
     events: list[dict[str, Any]] = []
     if play.scoring != NONE:

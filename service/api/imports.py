@@ -4,12 +4,19 @@
 BoardGameGeek's plays (XML). Both need the WRITE_KEY when the service sets one (the app's
 before_request, ``service.api.views.adding_games_needs_the_write_key``, guards every POST under
 /imports/), and take up to HISTORY_MAX_BYTES (``service.api.requests``).
+
+An import holds its file, read, in memory: each takes a slot first (``ImportSlots``: at most
+HISTORY_IMPORTS_AT_ONCE at once on the server, whatever its processes), before its body is read;
+without one it is answered 503 unavailable with Retry-After. What it reads is let go as soon as it
+is read: the body once parsed, the parsed file once its plays are read.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
+from flask.blueprints import BlueprintSetupState
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
@@ -20,9 +27,10 @@ from service.api.views import (
     error_doc,
     service,
 )
-from service.errors import InvalidRequestError
-from service.imports import History, bgg, bgstats
+from service.errors import ImportsBusyError, InvalidRequestError
+from service.imports import History, ImportOutcome, Play, Skipped, bgg, bgstats
 from service.jsonio import json_response
+from service.store.import_slots import ImportSlot, ImportSlots
 
 imports = ApiBlueprint(
     "imports", __name__, description="Bring a group's history in: plays logged in other apps"
@@ -37,11 +45,58 @@ class SkippedSchema(Schema):
     reason = fields.String(metadata={"description": "why the play was not imported"})
 
 
+class DiffersSchema(Schema):
+    uuid = fields.String(metadata={"description": "the play's id in its app"})
+    game = fields.String(metadata={"description": "the game here that holds that id"})
+
+
 class ImportedSchema(Schema):
     imported = fields.Integer(metadata={"description": "plays imported, each a new game"})
-    already = fields.Integer(metadata={"description": "plays imported before: not again"})
+    already = fields.Integer(
+        metadata={"description": "plays imported before (the game holding their id is theirs)"}
+    )
+    differs = fields.List(
+        fields.Nested(DiffersSchema),
+        metadata={
+            "description": "plays whose id holds a game that is not the game they make (an id"
+            " used by two different plays, a play edited in its app since): not imported"
+        },
+    )
     skipped = fields.List(fields.Nested(SkippedSchema))
     games = fields.List(fields.String(), metadata={"description": "the ids of the games created"})
+
+
+# An import refused for want of a slot may retry after this many seconds.
+_SLOT_RETRY_AFTER = 10
+
+
+@imports.record_once
+def _count_imports(state: BlueprintSetupState) -> None:
+    store = state.app.extensions["tabletape"].store
+    state.app.extensions["tabletape.import_slots"] = ImportSlots(
+        store.redis, store.keys, state.app.config["HISTORY_IMPORTS_AT_ONCE"]
+    )
+
+
+def _import_slot() -> ImportSlot:
+    """A slot for this import, taken before its body is read; ImportsBusyError without one."""
+    slots: ImportSlots = current_app.extensions["tabletape.import_slots"]
+    slot = slots.take()
+    if slot is None:
+        raise ImportsBusyError(
+            _SLOT_RETRY_AFTER,
+            f"this server already runs {slots.limit} imports at once (each holds its file in"
+            f" memory): send it again in {_SLOT_RETRY_AFTER} seconds",
+            {"imports_at_once": slots.limit},
+        )
+    return slot
+
+
+def _import(slot: ImportSlot, found: list[Play | Skipped]) -> ImportOutcome:
+    games = service()
+    history = History(games.records, games.store.indexes)
+    # Each play done renews the slot's lease (at most every few seconds).
+    return history.import_plays(found, progress=slot.renew)
 
 
 _REFUSED = {
@@ -50,7 +105,10 @@ _REFUSED = {
     "401": error_doc(401, "unauthorized: the service sets WRITE_KEY and the request lacks it"),
     "413": error_doc(413, "too_large: over HISTORY_MAX_BYTES (64 MiB), named in the message"),
     "429": error_doc(429, "rate_limited"),
-    "503": error_doc(503, "unavailable"),
+    "503": error_doc(
+        503, "unavailable: the store cannot be reached, or HISTORY_IMPORTS_AT_ONCE imports are"
+        " running (Retry-After)"
+    ),
 }  # fmt: skip
 
 
@@ -62,11 +120,6 @@ def _import_doc(content: dict[str, Any]) -> dict[str, Any]:
         "security": WRITE_KEY_SECURITY,
         "requestBody": {"required": True, "content": content},
     }
-
-
-def _history() -> History:
-    games = service()
-    return History(games.records, games.store.indexes)
 
 
 @imports.route("/imports/bgstats")
@@ -87,11 +140,8 @@ class BgStatsImport(MethodView):
         """Import the plays of a BG Stats backup, each a finished score sheet with the play's
         own dates, in order of play; a play imported before is not imported again, one that
         cannot be read is skipped with its reason, ignored plays are passed over."""
-        try:
-            export, names = bgstats.export_and_names(read_json(body_bytes()))
-        except bgstats.NotABackup as error:
-            raise InvalidRequestError(str(error), {"body": "a BG Stats export"}) from None
-        outcome = _history().import_plays(bgstats.read_plays(export, names))
+        with _import_slot() as slot:
+            outcome = _import(slot, _backup_plays())
         return json_response(outcome.as_json())
 
 
@@ -108,9 +158,24 @@ class BggImport(MethodView):
         """Import BoardGameGeek's plays (the XML of /xmlapi2/plays, one page or several pages'
         <play> elements in one <plays>), a play known by its id. XML with a DTD or entities is
         refused, never expanded."""
-        try:
-            root = bgg.parse(body_bytes())
-        except bgg.NotPlaysXml as error:
-            raise InvalidRequestError(str(error), {"body": "BoardGameGeek's <plays> XML"}) from None
-        outcome = _history().import_plays(bgg.read_plays(root))
+        with _import_slot() as slot:
+            outcome = _import(slot, _bgg_plays())
         return json_response(outcome.as_json())
+
+
+def _backup_plays() -> list[Play | Skipped]:
+    """The plays of the BG Stats backup this request sends. The body is not kept once parsed,
+    and the parsed backup goes when this returns: only the plays stay for the import."""
+    try:
+        export, names = bgstats.export_and_names(read_json(body_bytes(cache=False)))
+    except bgstats.NotABackup as error:
+        raise InvalidRequestError(str(error), {"body": "a BG Stats export"}) from None
+    return bgstats.read_plays(export, names)
+
+
+def _bgg_plays() -> list[Play | Skipped]:
+    """The plays of BoardGameGeek's XML this request sends (the body goes when this returns)."""
+    try:
+        return bgg.read_plays(body_bytes(cache=False))
+    except bgg.NotPlaysXml as error:
+        raise InvalidRequestError(str(error), {"body": "BoardGameGeek's <plays> XML"}) from None

@@ -67,16 +67,17 @@ class QueryInteger(fields.Integer):
         return number
 
 
-def body_bytes() -> bytes:
-    """The request's body, read once (then cached): 413 over the size limit, chunked or not;
-    400 when its chunked framing is broken."""
+def body_bytes(cache: bool = True) -> bytes:
+    """The request's body, read once (then cached, unless ``cache`` is False: the caller keeps
+    it no longer than it needs it): 413 over the size limit, chunked or not; 400 when its chunked
+    framing is broken."""
     limit = request.max_content_length
     deadlines: BodyDeadlines | None = current_app.extensions.get("tabletape.body_deadlines")
     connection = request.environ.get("gunicorn.socket")
     watched = deadlines.watch(connection) if deadlines and connection else None
     try:
         # Over the limit with a Content-Length, werkzeug raises 413 before reading.
-        data = request.get_data(cache=True)
+        data = request.get_data(cache=cache)
         if watched is not None and deadlines and deadlines.expired(watched):
             # Cut short by the watchman: gthread's reader ends quietly at the cut.
             raise ClientDisconnected()
@@ -139,18 +140,29 @@ def refuse_bodies_over_the_limit() -> None:
     if request.content_length is not None:
         if limit is not None and request.content_length > limit:
             raise too_large(limit)
-    elif request.headers.get("Transfer-Encoding"):
+    elif request.headers.get("Transfer-Encoding") and not request.path.startswith(HISTORY_PATHS):
+        # (An import of plays reads its body itself, once it holds a slot: service.api.imports.)
         body_bytes()
 
 
 def refuse_bodies_that_are_not_json() -> None:
     """Run before every view: a body sent under another content type (curl's -d sends a form) is
-    answered for what it is, not as a JSON body with every field missing."""
+    answered for what it is, not as a JSON body with every field missing; and told the type its
+    path takes (JSON everywhere, XML on BoardGameGeek's import)."""
     has_body = request.content_length or request.headers.get("Transfer-Encoding")
     if request.path == XML_PATH and request.mimetype in XML_TYPES:
         return
-    if has_body and request.method in ("POST", "PUT", "PATCH") and not request.is_json:
-        sent = request.mimetype or "no Content-Type"
+    if not (has_body and request.method in ("POST", "PUT", "PATCH")):
+        return
+    sent = request.mimetype or "no Content-Type"
+    if request.path == XML_PATH:
+        takes = " or ".join(XML_TYPES)
+        raise InvalidRequestError(
+            f"send BoardGameGeek's plays as XML, with the header Content-Type: {XML_TYPES[0]}"
+            f" (or {XML_TYPES[1]}; it came as {sent})",
+            {"Content-Type": takes},
+        )
+    if not request.is_json:
         raise InvalidRequestError(
             f"send the body as JSON, with the header Content-Type: application/json (it came as"
             f" {sent})",

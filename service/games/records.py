@@ -31,6 +31,7 @@ from service.store.chain import (
     LEGACY_FORMAT,
     header_hash,
     new_salt,
+    played_digest,
     record_digest,
     seed_commitment,
 )
@@ -177,32 +178,7 @@ class Records:
         game, players, seed, options and moves) is an AlreadyImportedError naming its game.
         A finished one is counted, unless ``ask_count`` is False: the caller asks for it with
         others (``ask_counts``)."""
-        header = {
-            name: document[name] for name in ("game", "players", "seed", "options", "rules_version")
-        }
-        game = get_game(header["game"])
-        players = header["players"]
-        if not game.min_players <= len(players) <= game.max_players:
-            raise InvalidImportError(
-                f"{game.played_by()}, not {len(players)}",
-                {"players": len(players)},
-            )
-        # Completed with their defaults, as at creation: the header (and its hash) is then the
-        # one a game created with these options would have. Options the game refuses are the
-        # record's first problem: its first event could never be played under them.
-        try:
-            header["options"] = game.options(header["options"], len(players))
-        except InvalidOptionsError as error:
-            problem = f"event 1: the game's options are refused: {error.message}"
-            raise InvalidImportError(
-                f"the record is rejected whole: {problem}",
-                {"event": 1, "problems": [problem], "options": error.details},
-            ) from None
-        # As the record writes them (a score sheet's 2.0 is 2): the chain is then the source's.
-        bodies = [
-            dict(game.written({k: v for k, v in event.items() if k != "at"}))
-            for event in document["events"]
-        ]
+        header, bodies = _as_stored(document)
         # The sender holds every value of its document: the rules' own words help it most.
         audit = replay_record(header, bodies, quote_rules=True)
         if not audit.ok:
@@ -250,6 +226,25 @@ class Records:
         for game_id in game_ids:
             ask_recount(self.recount, game_id)
 
+    def records(self, game_id: str, document: dict[str, Any]) -> bool:
+        """Whether game ``game_id`` is the record ``document`` makes: the same game, players,
+        seed, options and moves, begun and finished at the same moments (its salt aside)."""
+        store = self.repository.store
+        held = store.get(game_id)
+        if not isinstance(held, GameRecord):
+            return False
+        try:
+            header, bodies = _as_stored(document)
+            events = self.repository.stored_events(held)
+        except (InvalidImportError, DamagedRecordError, NotFoundError):
+            return False
+        return (
+            played_digest(held.header) == played_digest(header)
+            and [event.body for event in events] == bodies
+            and held.created_at == document.get("created_at")
+            and held.finished_at == document.get("finished_at")
+        )
+
     def _held_copy(self, header: dict[str, Any], bodies: list[dict[str, Any]]) -> str | None:
         """The id of a game held here that records what ``header`` and ``bodies`` record (the
         same game, players, seed, options and moves), made here or imported, whatever its
@@ -267,6 +262,38 @@ class Records:
             if [event.body for event in events] == bodies:
                 return candidate.id
         return None
+
+
+def _as_stored(document: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The header and event bodies of an exported ``document`` as a game here stores them;
+    InvalidImportError for a number of players or options the game refuses."""
+    header = {
+        name: document[name] for name in ("game", "players", "seed", "options", "rules_version")
+    }
+    game = get_game(header["game"])
+    players = header["players"]
+    if not game.min_players <= len(players) <= game.max_players:
+        raise InvalidImportError(
+            f"{game.played_by()}, not {len(players)}",
+            {"players": len(players)},
+        )
+    # Completed with their defaults, as at creation: the header (and its hash) is then the
+    # one a game created with these options would have. Options the game refuses are the
+    # record's first problem: its first event could never be played under them.
+    try:
+        header["options"] = game.options(header["options"], len(players))
+    except InvalidOptionsError as error:
+        problem = f"event 1: the game's options are refused: {error.message}"
+        raise InvalidImportError(
+            f"the record is rejected whole: {problem}",
+            {"event": 1, "problems": [problem], "options": error.details},
+        ) from None
+    # As the record writes them (a score sheet's 2.0 is 2): the chain is then the source's.
+    bodies = [
+        dict(game.written({k: v for k, v in event.items() if k != "at"}))
+        for event in document["events"]
+    ]
+    return header, bodies
 
 
 def _check_times(created_at: str, ats: list[str], finished_at: str | None) -> None:

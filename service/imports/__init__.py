@@ -5,10 +5,10 @@
 - ``bgg``: BoardGameGeek's plays (XML, parsed as untrusted) read into plays;
 - ``history``: the use case: each play claimed by its id, imported through
   ``Records.import_record``, in order of play; the answer counts what was imported, already
-  there and skipped.
+  there, differing from the game holding their id, and skipped.
 """
 
-from service.imports.history import History, ImportOutcome
+from service.imports.history import Differs, History, ImportOutcome
 from service.imports.plays import Play, Skipped
 
-__all__ = ["History", "ImportOutcome", "Play", "Skipped"]
+__all__ = ["Differs", "History", "ImportOutcome", "Play", "Skipped"]

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from io import BytesIO
 from typing import Any
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
-from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
+from defusedxml.ElementTree import iterparse  # type: ignore[import-untyped]
 
 from service.imports.plays import (
     Play,
@@ -29,6 +30,7 @@ from service.imports.plays import (
     check_name,
     check_seats,
     check_title,
+    read_bgg_id,
     read_or_skip,
     read_score,
 )
@@ -42,11 +44,41 @@ class NotPlaysXml(ValueError):
     """The body is not BoardGameGeek's plays: why, in words."""
 
 
-def parse(data: bytes) -> Element:
-    """The ``<plays>`` element of ``data``; NotPlaysXml for XML with a DTD or entities (never
-    expanded), XML that does not parse, or another root."""
+def read_plays(data: bytes, names: dict[str, str] | None = None) -> list[Play | Skipped]:
+    """Each ``<play>`` of the XML ``data`` read whole, or the reason it cannot be; NotPlaysXml
+    for XML with a DTD or entities (never expanded), XML that does not parse, or another root.
+
+    Read as it is parsed: each ``<play>`` of ``<plays>`` is dropped from the tree once read, so
+    that the file's tree is never held whole (it would take about 20 times the file)."""
+    names = names or {}
+    found: list[Play | Skipped] = []
+    # The elements open at this point of the document: the root first.
+    open_elements: list[Element] = []
+    events = iterparse(
+        BytesIO(data),
+        events=("start", "end"),
+        forbid_dtd=True,
+        forbid_entities=True,
+        forbid_external=True,
+    )
     try:
-        root = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        for event, element in events:
+            if event == "start":
+                if not open_elements and element.tag != "plays":
+                    raise NotPlaysXml(
+                        f"the root element is <{element.tag}>: BoardGameGeek's plays are in <plays>"
+                    )
+                open_elements.append(element)
+                continue
+            open_elements.pop()
+            if element.tag != "play":
+                continue
+            found.append(_read_one(len(found) + 1, element, names))
+            if len(open_elements) == 1:
+                # A play of <plays> itself (not one inside another's element): read, let go.
+                open_elements[0].remove(element)
+    except NotPlaysXml:
+        raise
     except DefusedXmlException as error:
         raise NotPlaysXml(
             f"XML with a DTD or entities is refused, never expanded ({type(error).__name__})"
@@ -56,24 +88,17 @@ def parse(data: bytes) -> Element:
     except (LookupError, ValueError) as error:
         # The XML declaration names an encoding the parser does not know (or cannot read).
         raise NotPlaysXml(f"the XML is in an encoding that cannot be read: {error}") from None
-    if not isinstance(root, Element) or root.tag != "plays":
-        raise NotPlaysXml(f"the root element is <{root.tag}>: BoardGameGeek's plays are in <plays>")
-    return root
-
-
-def read_plays(root: Element, names: dict[str, str] | None = None) -> list[Play | Skipped]:
-    """Each ``<play>`` read whole, or the reason it cannot be."""
-    names = names or {}
-    found: list[Play | Skipped] = []
-    for index, element in enumerate(root.iter("play"), start=1):
-        play_id = (element.get("id") or "").strip()
-        if not play_id:
-            found.append(Skipped.unknowable(index, "id"))
-        elif element.get("incomplete") == "1":
-            found.append(Skipped(play_id, "incomplete: BoardGameGeek marks the play incomplete"))
-        else:
-            found.append(read_or_skip(_play, play_id, element, names))
     return found
+
+
+def _read_one(index: int, element: Element, names: dict[str, str]) -> Play | Skipped:
+    """The ``index``-th ``<play>`` (from 1) read whole, or the reason it cannot be."""
+    play_id = (element.get("id") or "").strip()
+    if not play_id:
+        return Skipped.unknowable(index, "id")
+    if element.get("incomplete") == "1":
+        return Skipped(play_id, "incomplete: BoardGameGeek marks the play incomplete")
+    return read_or_skip(_play, play_id, element, names)
 
 
 def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
@@ -81,10 +106,6 @@ def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
     if item is None:
         raise Unreadable("the play has no <item>: which game was played is not said")
     title = check_title(item.get("name"))
-    objectid = item.get("objectid") or ""
-    # An id is a few digits: a longer run is no id (and int() of thousands of digits refuses).
-    is_id = objectid.isascii() and objectid.isdigit() and len(objectid) <= 12
-    bgg_id = int(objectid) if is_id and int(objectid) > 0 else None
     raw = [player for player in element.iter("player")]
     seats = [_seat(player, names) for player in raw]
     positions = [_position(player) for player in raw]
@@ -98,13 +119,14 @@ def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
         source=SOURCE,
         play_id=play_id,
         title=title,
-        bgg_id=bgg_id,
+        bgg_id=read_bgg_id(item.get("objectid")),
         scoring="highest" if scored else "none",
         cooperative=False,
         uses_teams=False,
         seats=check_seats(seats),
         started=_day(element.get("date")),
         minutes=_minutes(element.get("length")),
+        started_as_written=element.get("date"),
     )
 
 

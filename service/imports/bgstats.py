@@ -22,6 +22,7 @@ from service.imports.plays import (
     check_name,
     check_seats,
     check_title,
+    read_bgg_id,
     read_or_skip,
     read_score,
 )
@@ -104,10 +105,6 @@ def _play(
             f"its game (gameRefId {raw.get('gameRefId')!r}) is not in the export's games"
         )
     title = check_title(game.get("name"))
-    bgg_id = game.get("bggId")
-    bgg_id = (
-        bgg_id if isinstance(bgg_id, int) and not isinstance(bgg_id, bool) and bgg_id > 0 else None
-    )
     no_points = game.get("noPoints") is True
     scoring = "none" if no_points else ("lowest" if game.get("highestWins") is False else "highest")
     scores = raw.get("playerScores")
@@ -123,13 +120,14 @@ def _play(
         source=SOURCE,
         play_id=uuid,
         title=title,
-        bgg_id=bgg_id,
+        bgg_id=read_bgg_id(game.get("bggId")),
         scoring=scoring,
         cooperative=game.get("cooperative") is True,
         uses_teams=raw.get("usesTeams") is True,
         seats=check_seats(seats),
         started=_play_date(raw.get("playDate")),
         minutes=_minutes(raw.get("durationMin")),
+        started_as_written=raw.get("playDate"),
     )
 
 

@@ -9,6 +9,11 @@ Two imports of one file at once make each play once: the second finds the claim 
 play as ``already`` once the first has settled it. The record's own claims (its digest) back
 this up: a play whose game is here though its claim is lost is ``already`` too.
 
+An id is no proof of the play, though: a play whose id holds a game is ``already`` only when that
+game is the record this play makes (``Records.records``); else it ``differs`` (another play used
+the id first, in this file or before, or the play was edited in its app since), and is listed with
+the game that holds the id, never silently dropped.
+
 Plays are imported in order of play (their start, then their id), whatever the file's order:
 the archive jobs are enqueued in that order, so the ratings are extended at their end rather
 than rated again from the middle (the ratings are those of the order of play either way). They
@@ -29,21 +34,32 @@ from service.errors import AlreadyImportedError
 from service.games.records import Records
 from service.imports.plays import Play, Skipped
 from service.store.chain import new_salt
-from service.store.indexes import GameIndexes
+from service.store.indexes import CLAIM_SECONDS, GameIndexes
 from service.store.queue import GAMES_PER_JOB
 
-# How long a claim of a play being imported lasts if its import dies before settling it.
-CLAIM_SECONDS = 300
 # How long an import waits for a play another import is making before saying so.
 WAIT_SECONDS = 10.0
 
 
+@dataclass(frozen=True)
+class Differs:
+    """A play whose id holds a game here that is not the game this play makes."""
+
+    play_id: str
+    game: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"uuid": self.play_id, "game": self.game}
+
+
 @dataclass
 class ImportOutcome:
-    """What an import did: plays imported (their games), already here, skipped with reasons."""
+    """What an import did: plays imported (their games), already here, whose id holds another
+    game, skipped with reasons."""
 
     imported: int = 0
     already: int = 0
+    differs: list[Differs] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     games: list[str] = field(default_factory=list)
 
@@ -51,6 +67,7 @@ class ImportOutcome:
         return {
             "imported": self.imported,
             "already": self.already,
+            "differs": [one.as_json() for one in self.differs],
             "skipped": [one.as_json() for one in self.skipped],
             "games": self.games,
         }
@@ -99,7 +116,7 @@ class History:
                     )
                 )
             else:
-                outcome.already += 1
+                self._count_held(play, held, outcome)
             return
         try:
             document = {**record_of(play), "seed_salt": new_salt()}
@@ -124,11 +141,25 @@ class History:
         outcome.imported += 1
         outcome.games.append(record.id)
 
+    def _count_held(self, play: Play, game_id: str, outcome: ImportOutcome) -> None:
+        """``already`` when game ``game_id``, which holds the play's id, is the game the play
+        makes; else the play ``differs``."""
+        try:
+            same = self.records.records(game_id, record_of(play))
+        except Unreadable:
+            same = False
+        if same:
+            outcome.already += 1
+        else:
+            outcome.differs.append(Differs(play.play_id, game_id))
+
     def _claim(self, play: Play, owner: str) -> str | None:
         """None once ``owner`` holds the play's claim; else what holds it: a game's id, or the
         pending claim of another import that did not settle within WAIT_SECONDS."""
         deadline = time.monotonic() + WAIT_SECONDS
         while True:
+            # A minute, as an import's claim of a record: should this import die before settling
+            # the play, the next import takes the play over once that minute is out.
             held = self.indexes.claim_play(play.key, owner, CLAIM_SECONDS)
             if held is None or not held.startswith("pending:"):
                 return held

@@ -24,6 +24,7 @@ __all__ = [
     "check_name",
     "check_seats",
     "check_title",
+    "read_bgg_id",
     "read_or_skip",
 ]
 
@@ -66,6 +67,18 @@ def read_or_skip(
         return read(play_id, *details, **named)
     except Unreadable as error:
         return Skipped(play_id, error.reason)
+
+
+def read_bgg_id(value: Any) -> int | None:
+    """A game's BoardGameGeek id as a file gives it (a JSON number, or the digits of an XML
+    attribute): a positive integer of at most 12 digits, else None: the play is imported without
+    it. A longer run is no id (and int() of thousands of digits refuses)."""
+    if isinstance(value, str):
+        text = value.strip()
+        value = int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else None
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if 0 < value < 10**12 else None
 
 
 def read_score(text: Any, player: str) -> Number | None:

@@ -22,7 +22,9 @@ Games are listed through sorted sets scored by a creation serial (the counter
 (hashes) and ``<prefix>games:played:<digest>`` (sets) know the games an import would make twice
 (``service.store.indexes`` says why none carries a hash tag). ``<prefix>archive:refused`` (a set)
 holds the games the archive job refused (``service.store.queue``). ``<prefix>imports:<source>:<id>``
-(a string) holds the game a play of another app became (``service.imports``).
+(a string) holds the game a play of another app became (``service.imports``);
+``<prefix>imports-in-flight`` (a sorted set: a lease's id, scored by the millisecond it runs out)
+counts the imports of other apps' plays running now (``service.store.import_slots``).
 """
 
 from __future__ import annotations
@@ -58,6 +60,9 @@ class Keys:
 
     def refused(self) -> str:
         return f"{self.prefix}archive:refused"
+
+    def imports_in_flight(self) -> str:
+        return f"{self.prefix}imports-in-flight"
 
     def imported_play(self, play: str) -> str:
         # A play of another app (``<source>:<id>``, service.imports): the game it became.

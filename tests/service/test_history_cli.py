@@ -31,12 +31,16 @@ def test_a_backup_is_imported_from_the_command_line_once(
     path.write_text(json.dumps(backup.export()))
     done = run_cli(env, "import", "--bgstats", str(path), "--name", "Ann=Anna")
     assert done.returncode == 0, done.stderr
-    assert "1 imported, 0 already here, 1 skipped" in done.stdout
+    assert "1 imported, 0 already here, 0 differing, 1 skipped" in done.stdout
     assert "importing plays" in done.stderr and "is not a number" in done.stderr
     games = app.test_client().get("/games?game=scoresheet").json["games"]
     assert [game["players"] for game in games] == [["Anna", "Ben"]]
-    again = run_cli(env, "import", "--bgstats", str(path))
-    assert "0 imported, 1 already here, 1 skipped" in again.stdout
+    again = run_cli(env, "import", "--bgstats", str(path), "--name", "Ann=Anna")
+    assert "0 imported, 1 already here, 0 differing, 1 skipped" in again.stdout
+    # Without the names, the play makes another game than the one holding its uuid: said so.
+    unmapped = run_cli(env, "import", "--bgstats", str(path))
+    assert "0 imported, 0 already here, 1 differing, 1 skipped" in unmapped.stdout
+    assert f"differs {backup.plays[0]['uuid']}: game {games[0]['id']}" in unmapped.stderr
 
 
 def test_boardgamegeek_plays_are_imported_from_the_command_line(
@@ -47,7 +51,7 @@ def test_boardgamegeek_plays_are_imported_from_the_command_line(
     path.write_bytes(bgg_xml([{"id": 7, "date": "2020-01-01", "name": "Azul", "players": players}]))
     done = run_cli(env, "import", "--bgg", str(path))
     assert done.returncode == 0, done.stderr
-    assert "1 imported, 0 already here, 0 skipped" in done.stdout
+    assert "1 imported, 0 already here, 0 differing, 0 skipped" in done.stdout
 
 
 def test_a_file_that_is_not_a_backup_is_named(env: dict[str, str], tmp_path: Path) -> None:

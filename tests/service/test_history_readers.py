@@ -101,7 +101,7 @@ def test_a_title_the_score_sheet_refuses_is_a_reason() -> None:
 
 
 def test_boardgamegeek_plays_keep_start_positions_only_when_all_given() -> None:
-    root = bgg.parse(bgg_xml([
+    found = bgg.read_plays(bgg_xml([
         {"id": 1, "date": "2020-01-01", "name": "Azul",
          "players": [{"name": "A", "startposition": "2"}, {"name": "B", "startposition": "1"}]},
         {"id": 2, "date": "2020-01-01", "name": "Azul",
@@ -109,7 +109,7 @@ def test_boardgamegeek_plays_keep_start_positions_only_when_all_given() -> None:
         {"id": 3, "date": "2020-13-01", "name": "Azul", "players": [{"name": "A"}]},
         {"id": 4, "date": "2020-01-01", "name": "Azul", "players": []},
     ]))  # fmt: skip
-    first, second, bad_date, nobody = bgg.read_plays(root)
+    first, second, bad_date, nobody = found
     assert isinstance(first, Play) and [s.name for s in first.seats] == ["B", "A"]
     assert isinstance(second, Play) and [s.name for s in second.seats] == ["A", "B"]
     assert isinstance(bad_date, Skipped) and bad_date.play_id == "3"
@@ -127,7 +127,7 @@ LAUGHS = b"""<?xml version="1.0"?>
 
 def test_a_billion_laughs_is_refused_before_any_expansion() -> None:
     with pytest.raises(bgg.NotPlaysXml, match="DTD or entities"):
-        bgg.parse(LAUGHS)
+        bgg.read_plays(LAUGHS)
     # A DTD alone, without an entity, is refused too.
     with pytest.raises(bgg.NotPlaysXml, match="DTD or entities"):
-        bgg.parse(b'<?xml version="1.0"?><!DOCTYPE plays SYSTEM "plays.dtd"><plays/>')
+        bgg.read_plays(b'<?xml version="1.0"?><!DOCTYPE plays SYSTEM "plays.dtd"><plays/>')
