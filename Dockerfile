@@ -1,6 +1,7 @@
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
+COPY cli ./cli
 COPY domain ./domain
 COPY service ./service
 COPY workers ./workers

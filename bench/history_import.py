@@ -59,7 +59,7 @@ def archive_worker(url: str, prefix: str, folder: Path) -> Iterator[None]:
     }  # fmt: skip
     log = (folder / "worker.log").open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli.main", "worker"],
+        [sys.executable, "-m", "cli", "worker"],
         env=env, cwd=REPO, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:

@@ -35,7 +35,7 @@ def main() -> None:
 
         service.create_app = create_peer_app  # type: ignore[assignment]
 
-    from service.cli.main import main as tabletape
+    from cli import main as tabletape
 
     tabletape(
         [

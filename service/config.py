@@ -52,7 +52,7 @@ DEFAULTS: dict[str, Any] = {
     # Live streams (GET /games/{id}/stream): at most STREAM_LIMIT at once per API process (more
     # are refused with 503 unavailable). An open stream holds a greenlet under gevent, a thread
     # under gthread: `tabletape serve` sets it by worker class when it is not set (see
-    # service.cli.main.serve), and under gthread keeps it at most half the threads, so that streams
+    # cli.serve), and under gthread keeps it at most half the threads, so that streams
     # never starve appends and reads.
     "STREAM_LIMIT": 8,
     # A follower that has this many batches of moves waiting to be sent (it does not read) is

@@ -75,7 +75,7 @@ def serving(
     served = Served(port, data_dir / "serve.log")
     with served.log_path.open("w") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port), *options],
+            [sys.executable, "-m", "cli", "serve", "--port", str(port), *options],
             env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
     try:

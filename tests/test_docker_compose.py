@@ -3,7 +3,9 @@ its init script run for real against three cluster-mode redis-servers, and its w
 
 from __future__ import annotations
 
+import re
 import subprocess
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -74,3 +76,17 @@ def test_the_cluster_profile_starts_the_api_and_worker_once_the_cluster_is_ready
     for api in ("api", "cluster-api"):
         assert services[api]["command"][:2] == ["tabletape", "serve"]
         assert "--no-worker" in services[api]["command"]
+
+
+def test_the_image_copies_every_package_the_project_installs() -> None:
+    """The Dockerfile copies the packages one by one: one left out is an image whose `tabletape`
+    cannot start (the command line is a package of its own, ``cli/``)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    installed = {
+        pattern.rstrip("*")
+        for pattern in project["tool"]["setuptools"]["packages"]["find"]["include"]
+    }
+    dockerfile = (REPO / "Dockerfile").read_text(encoding="utf-8")
+    copied = set(re.findall(r"^COPY (\w+) \./\1$", dockerfile, re.MULTILINE))
+    assert "cli" in installed
+    assert installed <= copied

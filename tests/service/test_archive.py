@@ -116,7 +116,7 @@ def test_a_worker_killed_mid_job_then_rerun_archives_and_counts_once(
     )
     env = worker_env(store_url, key_prefix, archive_dir)
     worker = subprocess.Popen(
-        [sys.executable, "-m", "service.cli.main", "worker", "--burst"],
+        [sys.executable, "-m", "cli", "worker", "--burst"],
         env=env, cwd=REPO, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask
 
-from service.cli.main import main
+from cli import main
 from tests.support.api import bodies
 from tests.support.workers import run_cli, worker_env
 
@@ -193,7 +193,7 @@ def test_serve_on_a_port_in_use_says_so_and_names_the_option(tmp_path: Path) -> 
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port),
+            [sys.executable, "-m", "cli", "serve", "--port", str(port),
              "--no-worker"],
             env={**os.environ, "TABLETAPE_DATA_DIR": str(tmp_path)},
             capture_output=True, text=True, timeout=60,

@@ -54,7 +54,7 @@ def test_a_worker_killed_with_kill_9_is_no_longer_counted(
         "ARCHIVE_DIR": str(archive_dir),
     }
     worker = subprocess.Popen(
-        [sys.executable, "-m", "service.cli.main", "worker"],
+        [sys.executable, "-m", "cli", "worker"],
         env=env, cwd=REPO, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip

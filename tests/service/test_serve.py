@@ -45,7 +45,7 @@ def test_serve_runs_gunicorn_on_an_embedded_redis_that_a_worker_joins(tmp_path: 
         assert request(url)[1]["status"] == "finished"
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "TABLETAPE_REDIS_URL")}
         worker = subprocess.run(
-            [sys.executable, "-m", "service.cli.main", "worker", "--burst"],
+            [sys.executable, "-m", "cli", "worker", "--burst"],
             env={**env, "TABLETAPE_DATA_DIR": str(tmp_path)},
             capture_output=True, text=True, timeout=120,
         )  # fmt: skip
@@ -88,7 +88,7 @@ def workers_of(data_dir: Path) -> list[int]:
         except OSError:
             continue
         ours = f"TABLETAPE_DATA_DIR={data_dir}".encode() in environment
-        if ours and b"service.cli.main" in command and b"worker" in command:
+        if ours and b"cli" in command and b"worker" in command:
             found.append(int(process.name))
     return found
 
@@ -129,7 +129,7 @@ def test_serve_in_fsync_mode_on_a_store_that_cannot_fsync_exits_at_once_saying_w
     }
     # A session of its own: should it hang, it is stopped with every process it started.
     server = subprocess.Popen(
-        [sys.executable, "-m", "service.cli.main", "serve", "--port", str(port)],
+        [sys.executable, "-m", "cli", "serve", "--port", str(port)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
     )  # fmt: skip
@@ -184,7 +184,7 @@ def test_a_worker_in_fsync_mode_on_a_store_that_cannot_fsync_says_why_in_one_lin
         "TABLETAPE_KEY_PREFIX": key_prefix,
     }
     run = subprocess.run(
-        [sys.executable, "-m", "service.cli.main", "worker", "--burst"],
+        [sys.executable, "-m", "cli", "worker", "--burst"],
         env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert run.returncode != 0

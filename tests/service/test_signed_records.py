@@ -26,7 +26,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.cli.main import _ensure_signing_key, main
+from cli import main
+from cli.serve import _ensure_signing_key
 from service.signing import sign_head
 from service.signing.keys import keygen, make_key, read_key, signer_name
 from service.signing.note import Signer
@@ -291,7 +292,7 @@ def test_verify_needs_no_redis_and_loads_no_redis_client(
     good.write_text(json.dumps(document), encoding="utf-8")
     bad.write_text(json.dumps({**document, "seed": document["seed"] + 1}), encoding="utf-8")
     # Any import of redis fails in this process, and the store it would reach is a closed port.
-    probe = "import sys\nsys.modules['redis'] = None\nfrom service.cli.main import main\nmain()\n"
+    probe = "import sys\nsys.modules['redis'] = None\nfrom cli import main\nmain()\n"
     env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:9/0", "TABLETAPE_REDIS_URL": ""}
     done = subprocess.run(
         [sys.executable, "-c", probe, "verify", str(good), str(bad), "--key", current_vkey(client)],

@@ -17,7 +17,7 @@ import redis
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from service.cli.stats import stats as stats_command
+from cli.stats import stats as stats_command
 from service.stats.api import stats as stats_blueprint
 from service.stats.figures import game_stats, player_stats
 from service.store.archive import Archive, archive_document

@@ -30,6 +30,6 @@ def worker_env(store_url: str, key_prefix: str, archive_dir: Path) -> dict[str, 
 
 def run_cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "service.cli.main", *args],
+        [sys.executable, "-m", "cli", *args],
         env=env, cwd=REPO, capture_output=True, text=True, timeout=120,
     )  # fmt: skip

@@ -52,7 +52,7 @@ class SupervisedWorker:
         while not self._stop.is_set():
             began = time.monotonic()
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "service.cli.main", "worker"], env=dict(os.environ)
+                [sys.executable, "-m", "cli", "worker"], env=dict(os.environ)
             )
             code = self._process.wait()
             if self._stop.is_set():

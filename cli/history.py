@@ -1,0 +1,47 @@
+"""``tabletape import --bgstats``/``--bgg``: a group's history from another app's file."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from cli.services import load_services
+
+
+def import_history(bgstats: str | None, bgg: str | None, given: tuple[str, ...]) -> None:
+    """Import the plays of a BG Stats backup or of BoardGameGeek's XML, with a progress bar;
+    print what was imported, already here and skipped. Exit 1 if the file is not one."""
+    from pathlib import Path
+
+    from service.imports import History, Play
+    from service.imports import bgg as bgg_reader
+    from service.imports import bgstats as bgstats_reader
+
+    names = {}
+    for pair in given:
+        there, equals, here = pair.partition("=")
+        if not equals or not there or not here:
+            raise click.UsageError(f"--name takes THERE=HERE, not {pair!r}")
+        names[there] = here
+    path = Path(bgstats or bgg or "")
+    try:
+        if bgstats:
+            export, mapped = bgstats_reader.export_and_names(json.loads(path.read_bytes()))
+            found = bgstats_reader.read_plays(export, {**mapped, **names})
+        else:
+            found = bgg_reader.read_plays(bgg_reader.parse(path.read_bytes()), names)
+    except (ValueError, OSError) as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    services = load_services()
+    history = History(services.games.records, services.store.indexes)
+    plays = sum(1 for one in found if isinstance(one, Play))
+    with click.progressbar(length=plays, label="importing plays", file=sys.stderr) as bar:
+        outcome = history.import_plays(found, progress=bar.update)
+    for skipped in outcome.skipped:
+        click.echo(f"skipped {skipped.play_id or 'a play'}: {skipped.reason}", err=True)
+    click.echo(
+        f"{outcome.imported} imported, {outcome.already} already here,"
+        f" {len(outcome.skipped)} skipped"
+    )

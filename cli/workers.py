@@ -1,0 +1,33 @@
+"""``tabletape worker`` and ``tabletape reconcile``: the RQ worker and the recovery of the
+archive jobs lost."""
+
+from __future__ import annotations
+
+import click
+
+from cli.services import load_services
+
+
+@click.command(short_help="Run an RQ worker: archives finished games.")
+@click.option("--burst", is_flag=True, help="stop once the queues are empty")
+def worker(burst: bool) -> None:
+    """Run an RQ worker for the service's queues (on QUEUE_REDIS_URL, else REDIS_URL, else the
+    embedded Redis); its jobs read the games from REDIS_URL's store.
+
+    At start it enqueues every finished game that is not archived yet (see ``reconcile``).
+    """
+    from workers.queues import reconcile, run_worker
+
+    services = load_services()
+    reconcile(services.store, services.archive_queue)
+    # The queue's Redis (QUEUE_REDIS_URL): the store may be a cluster, where RQ does not run.
+    run_worker(services.archive_queue.queue.connection, services.store.prefix, burst=burst)
+
+
+@click.command("reconcile", short_help="Enqueue the archiving of games not archived yet.")
+def reconcile_command() -> None:
+    """Enqueue the archiving of every finished game that is not archived yet."""
+    from workers.queues import reconcile
+
+    services = load_services()
+    click.echo(f"{reconcile(services.store, services.archive_queue)} games enqueued")
