@@ -31,7 +31,7 @@ def import_history(bgstats: str | None, bgg: str | None, given: tuple[str, ...])
             export, mapped = bgstats_reader.export_and_names(json.loads(path.read_bytes()))
             found = bgstats_reader.read_plays(export, {**mapped, **names})
         else:
-            found = bgg_reader.read_plays(bgg_reader.parse(path.read_bytes()), names)
+            found = bgg_reader.read_plays(path.read_bytes(), names)
     except (ValueError, OSError) as error:
         raise click.ClickException(f"{path}: {error}") from None
     services = load_services()
@@ -41,7 +41,9 @@ def import_history(bgstats: str | None, bgg: str | None, given: tuple[str, ...])
         outcome = history.import_plays(found, progress=bar.update)
     for skipped in outcome.skipped:
         click.echo(f"skipped {skipped.play_id or 'a play'}: {skipped.reason}", err=True)
+    for differing in outcome.differs:
+        click.echo(f"differs {differing.play_id}: game {differing.game} holds its id", err=True)
     click.echo(
         f"{outcome.imported} imported, {outcome.already} already here,"
-        f" {len(outcome.skipped)} skipped"
+        f" {len(outcome.differs)} differing, {len(outcome.skipped)} skipped"
     )
