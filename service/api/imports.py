@@ -13,7 +13,7 @@ from typing import Any
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
-from service.api.requests import body_bytes, read_json
+from service.api.requests import body_bytes, within_depth
 from service.api.views import (
     WRITE_KEY_SECURITY,
     ApiBlueprint,
@@ -88,7 +88,10 @@ class BgStatsImport(MethodView):
         own dates, in order of play; a play imported before is not imported again, one that
         cannot be read is skipped with its reason, ignored plays are passed over."""
         try:
-            export, names = bgstats.export_and_names(read_json(body_bytes()))
+            # Read as the command line reads the file (bgstats.parse): a lone surrogate escaped
+            # in a title skips that play, not the whole backup.
+            body = within_depth(bgstats.parse(body_bytes()))
+            export, names = bgstats.export_and_names(body)
         except bgstats.NotABackup as error:
             raise InvalidRequestError(str(error), {"body": "a BG Stats export"}) from None
         outcome = _history().import_plays(bgstats.read_plays(export, names))

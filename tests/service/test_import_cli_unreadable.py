@@ -15,11 +15,27 @@ from tests.support.api import create, play_to_the_end
 from tests.support.history import Backup
 from tests.support.workers import run_cli, worker_env
 
+# 100,000 lists, each in the one before: deeper than any reader's recursion goes.
+NESTED = "[" * 100_000
+
 
 @pytest.fixture
 def env(redis_url: str, key_prefix: str, tmp_path: Path, app: Flask) -> dict[str, str]:
     # ``app`` (on the same prefix) cleans the prefix's keys up after the test.
     return worker_env(redis_url, key_prefix, tmp_path / "archive")
+
+
+@pytest.mark.parametrize("option", [["--bgstats"], []], ids=["a backup", "records"])
+def test_a_file_nested_too_deep_is_one_line_naming_it(
+    env: dict[str, str], tmp_path: Path, option: list[str]
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(NESTED)
+    done = run_cli(env, "import", *option, str(path))
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    told = [line for line in done.stderr.splitlines() if str(path) in line]
+    assert len(told) == 1 and "nested too deep" in told[0], done.stderr
 
 
 def test_a_play_whose_title_holds_a_lone_surrogate_is_skipped_and_the_others_imported(
