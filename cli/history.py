@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -28,7 +27,9 @@ def import_history(bgstats: str | None, bgg: str | None, given: tuple[str, ...])
     path = Path(bgstats or bgg or "")
     try:
         if bgstats:
-            export, mapped = bgstats_reader.export_and_names(json.loads(path.read_bytes()))
+            export, mapped = bgstats_reader.export_and_names(
+                bgstats_reader.parse(path.read_bytes())
+            )
             found = bgstats_reader.read_plays(export, {**mapped, **names})
         else:
             found = bgg_reader.read_plays(path.read_bytes(), names)

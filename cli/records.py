@@ -166,7 +166,16 @@ def _records_in(paths: Sequence[str]) -> Iterator[tuple[str, Any]]:
 def _documents(text: str) -> list[Any]:
     """The records of a file: one JSON document, a JSON list of them, or JSON Lines."""
     try:
-        whole = json.loads(text)
+        whole = _loads(text)
     except ValueError:
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+        return [_loads(line) for line in text.splitlines() if line.strip()]
     return whole if isinstance(whole, list) else [whole]
+
+
+def _loads(text: str) -> Any:
+    """A JSON document; ValueError when it is not one, or nests deeper than the parser's stack
+    reaches (the file is then named with why, not a traceback)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("lists and objects nested too deep") from None

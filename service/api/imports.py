@@ -20,7 +20,7 @@ from flask.blueprints import BlueprintSetupState
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
-from service.api.requests import body_bytes, read_json
+from service.api.requests import body_bytes, within_depth
 from service.api.views import (
     WRITE_KEY_SECURITY,
     ApiBlueprint,
@@ -167,7 +167,10 @@ def _backup_plays() -> list[Play | Skipped]:
     """The plays of the BG Stats backup this request sends. The body is not kept once parsed,
     and the parsed backup goes when this returns: only the plays stay for the import."""
     try:
-        export, names = bgstats.export_and_names(read_json(body_bytes(cache=False)))
+        # Read as the command line reads the file (bgstats.parse): a lone surrogate escaped in
+        # a title skips that play, not the whole backup.
+        body = within_depth(bgstats.parse(body_bytes(cache=False)))
+        export, names = bgstats.export_and_names(body)
     except bgstats.NotABackup as error:
         raise InvalidRequestError(str(error), {"body": "a BG Stats export"}) from None
     return bgstats.read_plays(export, names)

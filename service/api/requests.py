@@ -192,6 +192,11 @@ def read_json(data: bytes) -> Any:
             f" {error}",
             {"body": "JSON"},
         ) from None
+    return within_depth(value)
+
+
+def within_depth(value: Any) -> Any:
+    """A parsed body, when it nests at most MAX_DEPTH levels deep; else 400."""
     if nests_deeper_than(value, MAX_DEPTH):
         raise InvalidRequestError(
             f"the body nests objects and lists more than {MAX_DEPTH} levels deep",

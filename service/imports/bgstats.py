@@ -3,16 +3,21 @@
 Field names are the app's: ``players`` (``id``, ``name``), ``games`` (``id``, ``name``,
 ``bggId``, ``highestWins``, ``noPoints``, ``cooperative``), ``plays`` (``uuid``, ``playDate``,
 ``durationMin``, ``gameRefId``, ``ignored``, ``usesTeams``, ``playerScores`` with
-``playerRefId``, ``score`` as a string, ``winner``, ``seatOrder``, ``team``). Pure: the parsed
-export in, plays and skip reasons out.
+``playerRefId``, ``score`` as a string, ``winner``, ``seatOrder``, ``team``). Pure: the file's
+bytes in (``parse``, the API's and the command line's alike), plays and skip reasons out.
 """
 
 from __future__ import annotations
 
+import codecs
+import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
+
+import orjson
 
 from service.imports.plays import (
     Play,
@@ -28,6 +33,7 @@ from service.imports.plays import (
 )
 
 SOURCE = "bgstats"
+TOO_DEEP = "not a file this service reads: lists and objects nested too deep"
 
 # The app writes "2019-05-11 20:15:00" (its local time, taken as UTC); a "T" and no seconds pass.
 _PLAY_DATE = re.compile(
@@ -37,6 +43,33 @@ _PLAY_DATE = re.compile(
 
 class NotABackup(ValueError):
     """The body is not a BG Stats export: what it lacks, in words."""
+
+
+def parse(data: bytes) -> Any:
+    """The backup's JSON, as the app writes it (a leading byte order mark is nothing); NotABackup
+    when it is not JSON, said in words. orjson reads it, fast, and refuses what nests more than
+    1024 levels deep. It also refuses a lone surrogate escaped in a string (``\\ud800``, half of
+    a character the app cut in two): the standard parser reads that file, so that only the play
+    holding it is skipped, with its reason, and the others are imported."""
+    data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        # orjson says which of its refusals it is in its message alone.
+        if "depth limit" in str(error):
+            raise NotABackup(TOO_DEEP) from None
+        if "surrogate" not in str(error):
+            raise NotABackup(f"not JSON: {error}") from None
+    try:
+        return json.loads(data, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise NotABackup(TOO_DEEP) from None
+    except ValueError as error:
+        raise NotABackup(f"not JSON: {error}") from None
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON writes")
 
 
 def export_and_names(body: Any) -> tuple[Mapping[str, Any], dict[str, str]]:
@@ -79,6 +112,12 @@ def read_plays(export: Mapping[str, Any], names: Mapping[str, str]) -> list[Play
         uuid = raw.get("uuid")
         if not isinstance(uuid, str) or not uuid.strip():
             found.append(Skipped.unknowable(index, "uuid"))
+        elif any(unicodedata.category(char) == "Cs" for char in uuid):
+            # Half a character (parse reads it): no key, nor answer, can hold it.
+            found.append(
+                Skipped(None, f"play {index}'s uuid {uuid!r} holds a lone surrogate (half a"
+                        " character): it could not be known again")
+            )  # fmt: skip
         else:
             found.append(read_or_skip(_play, uuid, raw, players, games, names))
     return found

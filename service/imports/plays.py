@@ -116,9 +116,13 @@ def check_name(name: Any) -> str:
 
 
 def check_title(name: Any) -> str:
-    """A game's title as the file names it; Unreadable when it is not a string."""
+    """A game's title as the file names it; Unreadable when it is not a string, or holds a lone
+    surrogate (half of a character cut in two, as an app may write it escaped: no record can be
+    written in UTF-8 with it)."""
     if not isinstance(name, str):
         raise Unreadable(f"the game's name {name!r} is not a name")
+    if any(unicodedata.category(char) == "Cs" for char in name):
+        raise Unreadable(f"the game's name {name!r} holds a lone surrogate (half a character)")
     return name
 
 

@@ -586,3 +586,37 @@ def test_a_failed_job_of_many_games_is_told_per_game_and_reconciled_one_game_a_j
     drain(app)
     assert client.get("/health").json["finished_games_to_count"] == 0
     assert {game_of(client, game_id)["status"] for game_id in answer["games"]} == {"archived"}
+
+
+def test_a_play_whose_title_holds_a_lone_surrogate_is_skipped_as_the_command_line_skips_it(
+    client: FlaskClient,
+) -> None:
+    backup, people = group()
+    ann, ben = people["Ann"], people["Ben"]
+    azul, broken = backup.game("Azul"), backup.game("Carcassonne \ud800")
+    backup.play(azul, "2021-01-01 20:00:00", [(ann, "5", True), (ben, "3", False)])
+    cut = backup.play(broken, "2021-01-02 20:00:00", [(ann, "5", True), (ben, "3", False)])
+    # As the app writes it: the surrogate as the JSON escape \ud800, which orjson refuses.
+    body = json.dumps(backup.export()).encode()
+    assert b"\\ud800" in body
+    response = client.post("/imports/bgstats", data=body, content_type="application/json")
+    assert response.status_code == 200, response.json
+    assert response.json["imported"] == 1
+    [skipped] = response.json["skipped"]
+    assert skipped["uuid"] == cut and "lone surrogate" in skipped["reason"]
+
+
+def test_a_play_whose_uuid_holds_a_lone_surrogate_is_skipped_not_a_500(
+    client: FlaskClient,
+) -> None:
+    backup, people = group()
+    azul = backup.game("Azul")
+    scores = [(people["Ann"], "5", True), (people["Ben"], "3", False)]
+    backup.play(azul, "2021-01-01 20:00:00", scores, uuid="play-\ud800")
+    backup.play(azul, "2021-01-02 20:00:00", scores)
+    body = json.dumps(backup.export()).encode()
+    response = client.post("/imports/bgstats", data=body, content_type="application/json")
+    assert response.status_code == 200, response.json
+    assert response.json["imported"] == 1
+    [skipped] = response.json["skipped"]
+    assert skipped["uuid"] is None and "lone surrogate" in skipped["reason"]
