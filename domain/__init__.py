@@ -7,6 +7,6 @@ from domain import mada as _mada  # noqa: F401  (registers the game)
 from domain import madcala as _madcala  # noqa: F401
 from domain import scoresheet as _scoresheet  # noqa: F401
 from domain import sifaka as _sifaka  # noqa: F401
-from domain.game import Game, game_names, get_game, register
+from domain.game import Game, game_names, get_game, most_players, register
 
-__all__ = ["Game", "game_names", "get_game", "register"]
+__all__ = ["Game", "game_names", "get_game", "most_players", "register"]

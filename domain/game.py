@@ -329,3 +329,9 @@ def get_game(name: str) -> Game[Any]:
 
 def game_names() -> list[str]:
     return sorted(_REGISTRY)
+
+
+def most_players() -> int:
+    """The most players any registered game takes: a list of names past it is refused before
+    any of them is read."""
+    return max(game.max_players for game in _REGISTRY.values())

@@ -30,6 +30,7 @@ from typing import Any, Final, NoReturn
 
 from domain.errors import InvalidOptionsError
 from domain.events import is_int
+from domain.repeats import repeated
 
 # A seat that has set aside this many Cactus cards ends the game.
 CARDS_TO_END: Final = 5
@@ -133,9 +134,9 @@ def normalize_catalog(raw: Any, players: int) -> dict[str, Any]:
         _reject("cactus must be a list of {value, count, pears} entries", "cactus: a list")
     entries = [_cactus_entry(index, entry) for index, entry in enumerate(cactus)]
     values = [entry["value"] for entry in entries]
-    repeated = sorted({value for value in values if values.count(value) > 1})
-    if repeated:
-        _reject(f"cactus lists the value(s) {repeated} more than once", "cactus: values unique")
+    twice = repeated(values)
+    if twice:
+        _reject(f"cactus lists the value(s) {twice} more than once", "cactus: values unique")
     normalized: dict[str, Any] = {"cactus": sorted(entries, key=lambda entry: entry["value"])}
     for special in SPECIALS:
         normalized[special] = _bounded(raw[special], special, 0, MAX_COUNT)

@@ -47,6 +47,7 @@ from typing import Any, Final, NoReturn
 
 from domain.errors import InvalidOptionsError
 from domain.events import is_int
+from domain.repeats import repeated
 
 # The rulebook's primitives: the five space effects, then the other icons of its glossary.
 ADD_SHARD: Final = "add_shard"
@@ -329,9 +330,9 @@ def normalize_catalog(raw: Any) -> dict[str, Any]:
     ids = [guest["id"] for guest in normalized["guests"]]
     ids += [card["id"] for guest in normalized["guests"] for card in guest["plus_ones"]]
     ids += [entry["id"] for entry in normalized["commoners"]]
-    repeated = sorted({name for name in ids if ids.count(name) > 1})
-    if repeated:
-        _reject(f"it uses the id(s) {repeated} more than once", "ids unique across the catalog")
+    twice = repeated(ids)
+    if twice:
+        _reject(f"it uses the id(s) {twice} more than once", "ids unique across the catalog")
     size = sum(entry["count"] for entry in normalized["commoners"])
     if size > MAX_DECK:
         _reject(f"it has {size} Commoner cards; at most {MAX_DECK}", f"at most {MAX_DECK} cards")

@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from domain.errors import InvalidOptionsError
 from domain.events import is_int
+from domain.repeats import repeated
 from domain.scoresheet.state import HIGHEST, SCORINGS
 from domain.scoresheet.titles import check_title
 
@@ -75,7 +76,7 @@ def check_teams(teams: Any, players: int) -> list[list[int]]:
             f"teams name seats {outside} of a game of {players} players (seats 0..{players - 1})",
             {"teams": what},
         )
-    twice = sorted({seat for seat in seats if seats.count(seat) > 1})
+    twice = repeated(seats)
     if twice:
         raise InvalidOptionsError(
             f"teams name seats {twice} more than once: every seat is in exactly one team",

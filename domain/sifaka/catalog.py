@@ -30,6 +30,7 @@ from typing import Any, Final, NoReturn
 
 from domain.errors import InvalidOptionsError
 from domain.events import is_int
+from domain.repeats import repeated
 from domain.sifaka.geometry import DIRECTIONS, ROTATIONS, Quad, rotate_quad, turned
 
 BLANK: Final = "blank"
@@ -277,9 +278,9 @@ def normalize_catalog(raw: Any) -> dict[str, Any]:
         _reject(f"cards must be a list of 1 to {MAX_CARDS} cards", f"cards: 1..{MAX_CARDS} cards")
     entries = [_card_entry(index, entry) for index, entry in enumerate(cards)]
     ids = [entry["id"] for entry in entries]
-    repeated = sorted({card_id for card_id in ids if ids.count(card_id) > 1})
-    if repeated:
-        _reject(f"gives the id(s) {repeated} to more than one card", "cards: ids unique")
+    twice = repeated(ids)
+    if twice:
+        _reject(f"gives the id(s) {twice} to more than one card", "cards: ids unique")
     normalized["cards"] = entries
     return normalized
 

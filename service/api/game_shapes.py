@@ -31,7 +31,14 @@ from apispec import APISpec
 from domain import game_names, get_game
 from domain.corrections import ABANDON, RETRACT
 from domain.game import Game
-from service.api.schemas import AT_PATTERN, MAX_NAME, MAX_SEED, NAME_CONTROL, NAME_SHOWS
+from service.api.schemas import (
+    AT_PATTERN,
+    MAX_SEED,
+    NAME_CONTROL,
+    NAME_RULE,
+    NAME_SHOWS,
+)
+from service.names import MAX_NAME
 from service.store.chain import FORMAT, LEGACY_FORMAT
 
 Schema = dict[str, Any]
@@ -180,8 +187,7 @@ def _players(count: int) -> Schema:
         "minItems": count,
         "maxItems": count,
         "uniqueItems": True,
-        "description": "names in seat order: each 1 to 64 characters, not blank, without"
-        " control characters; distinct within the game",
+        "description": f"names in seat order: each {NAME_RULE}; distinct within the game",
     }
 
 

@@ -39,6 +39,9 @@ _MESSAGES = {
 }
 # gunicorn answers an unsupported Transfer-Encoding with 501: the request's fault all the same.
 _CODES = {501: "invalid_request"}
+# The statuses gunicorn answers that the contract's table lacks, and the one answered instead: a
+# request line too long (a URL with a long query) is a malformed request, 400 invalid_request.
+_STATUSES = {414: (400, "Bad Request")}
 
 
 class _JsonErrors(Worker):
@@ -108,6 +111,7 @@ def write_json_error(sock: socket.socket, status: int, reason: str, message: str
     """gunicorn.util.write_error's job (the whole answer, then the connection closes), with the
     contract's body."""
     sentence = _MESSAGES.get(status, reason.lower())
+    status, reason = _STATUSES.get(status, (status, reason))
     # gunicorn's own text says what it found; a 500's (its configuration's) is for the log only.
     if message and status != 500:
         sentence = f"{sentence} ({message})"

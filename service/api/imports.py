@@ -13,6 +13,7 @@ is read: the body once parsed, the parsed file once its plays are read.
 
 from __future__ import annotations
 
+import codecs
 from typing import Any
 
 from flask import current_app
@@ -20,7 +21,7 @@ from flask.blueprints import BlueprintSetupState
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
-from service.api.requests import body_bytes, within_depth
+from service.api.requests import body_bytes, refuse_keys_given_twice, within_depth
 from service.api.views import (
     WRITE_KEY_SECURITY,
     ApiBlueprint,
@@ -169,7 +170,9 @@ def _backup_plays() -> list[Play | Skipped]:
     try:
         # Read as the command line reads the file (bgstats.parse): a lone surrogate escaped in
         # a title skips that play, not the whole backup.
-        body = within_depth(bgstats.parse(body_bytes(cache=False)))
+        data = body_bytes(cache=False)
+        body = within_depth(bgstats.parse(data))
+        refuse_keys_given_twice(data.removeprefix(codecs.BOM_UTF8))
         export, names = bgstats.export_and_names(body)
     except bgstats.NotABackup as error:
         raise InvalidRequestError(str(error), {"body": "a BG Stats export"}) from None

@@ -5,7 +5,7 @@ sends ``/`` as ``%2F``; every WSGI server decodes it before routing, so a route 
 ``/players//C/stats`` for the player ``/C``. Werkzeug's ``path`` converter takes slashes inside a
 part, but not first: it answered 404 for ``/C``, or redirected ``/players//C/versus/B`` to the
 head to head of ``C``, another player. This one takes any characters, at least one:
-``/players//stats`` names no one (404).
+``/players//stats`` names no one (404); the name is taken in NFC, as names are stored.
 """
 
 from __future__ import annotations
@@ -14,11 +14,17 @@ from typing import Any
 
 from werkzeug.routing import BaseConverter, PathConverter
 
+from service.names import taken
+
 
 class PlayerNameConverter(PathConverter):
     regex = ".+?"
     # Matched across slashes (werkzeug would infer True from a regex without "/").
     part_isolating = False
+
+    def to_python(self, value: str) -> str:
+        # Names are stored in NFC: "Zoe" and a combining diaeresis asks for "Zoë".
+        return taken(value)
 
 
 def name_parameter_schema(converter: Any) -> dict[str, Any]:

@@ -7,13 +7,14 @@ rules.
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates
 
-from domain import game_names, get_game
+from domain import game_names, most_players
+from domain.repeats import repeated
 from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
+from service.names import problem, taken, unseen_ranges
 from service.signing.note import Note, NoteError, VerifierKey
 from service.store.chain import FORMAT, LEGACY_FORMAT
 from service.store.records import STATUSES
@@ -21,7 +22,7 @@ from service.store.records import STATUSES
 # The example of a game's name in the OpenAPI document: the first game registered.
 EXAMPLE_GAME = game_names()[0]
 # The most players any game takes (a score sheet's 20).
-MOST_PLAYERS = max(get_game(name).max_players for name in game_names())
+MOST_PLAYERS = most_players()
 
 MAX_SEED = 2**64 - 1
 # A next_cursor (the digits of a creation serial), or nothing: an empty cursor is the first page.
@@ -38,49 +39,77 @@ class ErrorSchema(Schema):
     error = fields.Nested(ErrorDetailSchema, required=True)
 
 
-MAX_NAME = 64
-# check_name as JSON Schema, for the OpenAPI document: a character at least that is neither a
-# control character (Cc) nor white space (str.isspace, as strip() sees it), and no control
+# check_name as JSON Schema, for the OpenAPI document: a character at least that is neither
+# unseen (service.names.UNSEEN) nor white space (str.isspace, as strip() sees it), and no unseen
 # character anywhere. Two unanchored searches: an anchored "^...$" would read differently in
-# Python (whose $ also matches before a final newline) and in JSON Schema (ECMAScript's).
-_CONTROL = r"\x00-\x1f\x7f-\x9f"
+# Python (whose $ also matches before a final newline) and in JSON Schema (ECMAScript's). The
+# unseen characters are listed as \uXXXX ranges, which both read alike: those of the Basic
+# Multilingual Plane (a handful of rare format characters past it are refused all the same).
+_UNSEEN = unseen_ranges()
 _SPACE = r"\x20\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-NAME_SHOWS = f"[^{_CONTROL}{_SPACE}]"
-NAME_CONTROL = f"[{_CONTROL}]"
+NAME_SHOWS = f"[^{_UNSEEN}{_SPACE}]"
+NAME_CONTROL = f"[{_UNSEEN}]"
+NAME_RULE = (
+    "1 to 64 characters, not blank, without control or format characters (zero-width spaces,"
+    " byte order marks, direction overrides, soft hyphens) or line and paragraph separators;"
+    " taken in NFC"
+)
 
 
 def check_name(name: str) -> None:
-    """A player's name: 1 to 64 characters, not blank, no control characters (a newline or NUL
-    would break every page and log that shows it), no lone surrogate (no UTF-8 for it)."""
-    if not 1 <= len(name) <= MAX_NAME:
-        raise ValidationError(f"a name is 1 to {MAX_NAME} characters long")
-    if not name.strip():
-        raise ValidationError("a name cannot be blank")
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
-        raise ValidationError("a name cannot hold control characters or lone surrogates")
+    """A player's name as the service takes it (``service.names``), in NFC; else refused."""
+    why = problem(taken(name))
+    if why is not None:
+        raise ValidationError(why)
+
+
+class Name(fields.String):
+    """A player's name: taken in NFC ("Zoe" and a combining diaeresis is "Zoë"), refused with
+    the reason it is not a name."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        name = taken(super()._deserialize(value, attr, data, **kwargs))
+        check_name(name)
+        return name
+
+
+class LookedUpName(fields.String):
+    """A name a query looks up (``player=``): in NFC, as names are stored, so that either
+    spelling of "Zoë" finds her games."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        return taken(super()._deserialize(value, attr, data, **kwargs))
 
 
 def check_distinct(names: list[str]) -> None:
-    if len(set(names)) != len(names):
-        repeated = sorted({name for name in names if names.count(name) > 1})
-        raise ValidationError(f"the players of a game have distinct names: {repeated} repeat")
+    twice = repeated(names)
+    if twice:
+        raise ValidationError(f"the players of a game have distinct names: {twice} repeat")
+
+
+class Players(fields.List):
+    """A game's names in seat order. How many is checked first: past the most any game takes,
+    the list is refused before any name is read (so a list of 200,000 names costs nothing); then
+    each name, then that they are distinct. How many a game takes within that is the game's to
+    say, in its words (Game.played_by)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(Name(), **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, list) and len(value) > MOST_PLAYERS:
+            raise ValidationError(f"at most {MOST_PLAYERS} names")
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 def players_field() -> fields.List:
     """Player names; how many a game takes is the game's to check."""
-    return fields.List(
-        fields.String(validate=check_name),
+    return Players(
         required=True,
-        # How many a game takes is the game's to say, in its words (Game.played_by); past the
-        # most any game takes, the list is refused before any game reads it.
-        validate=[
-            validate.Length(max=MOST_PLAYERS, error=f"at most {MOST_PLAYERS} names"),
-            check_distinct,
-        ],
+        validate=check_distinct,
         metadata={
             "example": ["Ana", "Ben", "Caro"],
-            "description": "names in seat order: each 1 to 64 characters, not blank, without"
-            " control characters; distinct within the game",
+            "description": f"names in seat order: each {NAME_RULE}; distinct within the game",
         },
     )
 
@@ -207,7 +236,7 @@ class GameListQuerySchema(Schema):
     # A filter left out (or an empty game or player) filters nothing.
     game = fields.String(metadata={"description": "only the games of this game"})
     status = fields.String(validate=validate.OneOf(STATUSES))
-    player = fields.String(metadata={"description": "only the games this name plays in"})
+    player = LookedUpName(metadata={"description": "only the games this name plays in"})
     limit = QueryInteger(validate=validate.Range(min=1, max=100), load_default=20)
     cursor = fields.String(
         validate=validate.Regexp(

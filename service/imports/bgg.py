@@ -27,9 +27,9 @@ from service.imports.plays import (
     Seat,
     Skipped,
     Unreadable,
-    check_name,
     check_seats,
     check_title,
+    mapped_name,
     read_bgg_id,
     read_or_skip,
     read_score,
@@ -132,7 +132,7 @@ def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
 
 def _seat(player: Element, names: dict[str, str]) -> Seat:
     name = (player.get("name") or "").strip() or (player.get("username") or "").strip()
-    name = check_name(names.get(name, name))
+    name = mapped_name(name, names)
     return Seat(
         name=name,
         score=read_score(player.get("score") or "", name),

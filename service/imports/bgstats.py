@@ -24,9 +24,9 @@ from service.imports.plays import (
     Seat,
     Skipped,
     Unreadable,
-    check_name,
     check_seats,
     check_title,
+    mapped_name,
     read_bgg_id,
     read_or_skip,
     read_score,
@@ -183,8 +183,7 @@ def _seat(
         raise Unreadable(
             f"its player (playerRefId {entry.get('playerRefId')!r}) is not in the export's players"
         )
-    name = player.get("name")
-    name = check_name(names.get(name, name) if isinstance(name, str) else name)
+    name = mapped_name(player.get("name"), names)
     score = None if no_points else read_score(entry.get("score"), name)
     team = entry.get("team")
     return Seat(

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Concatenate, ParamSpec
 
+from domain import most_players
 from domain.history import Number, Play, Seat, Unreadable
+from domain.repeats import repeated
+from service.names import cleaned, problem
 
 __all__ = [
     "Number",
@@ -24,11 +27,11 @@ __all__ = [
     "check_name",
     "check_seats",
     "check_title",
+    "mapped_name",
     "read_bgg_id",
     "read_or_skip",
 ]
 
-MAX_NAME = 64
 # A score as the apps write it: an optional sign, digits, and optionally a point and digits.
 _SCORE = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 # A number a record takes: at most 3 decimals, at most 10^9 (the score sheet's numbers).
@@ -106,13 +109,23 @@ def read_score(text: Any, player: str) -> Number | None:
 
 
 def check_name(name: Any) -> str:
-    """A player's name as the service takes it (1 to 64 characters, not blank, no control
-    characters); Unreadable otherwise."""
-    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or not name.strip():
-        raise Unreadable(f"the player name {name!r} is not a name (1 to {MAX_NAME} characters)")
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
-        raise Unreadable(f"the player name {name!r} holds control characters")
-    return name
+    """Another app's name as the service takes it (``service.names``): the characters no name
+    holds are dropped (a byte order mark or zero-width space the app kept would make "Ann" two
+    people), in NFC, trimmed; Unreadable when what is left is not a name (blank, too long)."""
+    if not isinstance(name, str):
+        raise Unreadable(f"the player name {name!r} is not a name")
+    why = problem(cleaned(name))
+    if why is not None:
+        raise Unreadable(f"the player name {name!r} is not a name: {why}")
+    return cleaned(name)
+
+
+def mapped_name(name: Any, names: Mapping[str, str]) -> str:
+    """The name here of a player another app names ``name``, through the request's ``names``
+    (which may name them as the app wrote them, or as cleaned), checked by check_name."""
+    if isinstance(name, str):
+        name = names.get(name, names.get(cleaned(name), name))
+    return check_name(name)
 
 
 def check_title(name: Any) -> str:
@@ -127,11 +140,15 @@ def check_title(name: Any) -> str:
 
 
 def check_seats(seats: list[Seat]) -> tuple[Seat, ...]:
-    """A play's seats: at least one, each name once."""
+    """A play's seats: at least one, no more than any game takes (counted before the names are
+    compared), each name once."""
     if not seats:
         raise Unreadable("the play has no players")
-    names = [seat.name for seat in seats]
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise Unreadable(f"the play names {', '.join(repeated)} more than once")
+    if len(seats) > most_players():
+        raise Unreadable(
+            f"the play has {len(seats)} players; a game takes at most {most_players()} players"
+        )
+    twice = repeated(seat.name for seat in seats)
+    if twice:
+        raise Unreadable(f"the play names {', '.join(twice)} more than once")
     return tuple(seats)

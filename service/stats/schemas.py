@@ -14,7 +14,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from service.api.requests import QueryInteger
-from service.api.schemas import CURSOR_PATTERN, EXAMPLE_GAME
+from service.api.schemas import CURSOR_PATTERN, EXAMPLE_GAME, LookedUpName
 from service.stats.periods import DayFilter
 
 # The most seats a filter may name: more than any game seats, few enough to stay a count.
@@ -60,7 +60,7 @@ class PlayerStatsQuerySchema(Schema):
 
 
 class GameStatsQuerySchema(PlayerStatsQuerySchema):
-    player = fields.String(
+    player = LookedUpName(
         validate=validate.Length(min=1, max=64),
         metadata={"description": "only games this name played in"},
     )

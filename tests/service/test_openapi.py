@@ -237,6 +237,7 @@ def test_the_name_pattern_takes_exactly_the_names_check_name_takes() -> None:
     shows, control = re.compile(NAME_SHOWS), re.compile(NAME_CONTROL)
     candidates = [chr(code) for code in range(0x3400)] + [
         "\u3000", "\U0001f600", "Ana", " Ana ", "Ana\n", "\u2003\u2003", "a\x85b", "\xa0x\xa0",
+        "\ufeffAna", "Ana\ufffb", "Zoe\u0308",
     ]  # fmt: skip
     for name in candidates:
         try:
