@@ -30,6 +30,8 @@ def problem(name: str) -> str | None:
         return f"a name is 1 to {MAX_NAME} characters long, not blank"
     if len(name) > MAX_NAME:
         return f"a name is 1 to {MAX_NAME} characters long"
+    if any(unicodedata.category(char) == "Cs" for char in name):
+        return "a name cannot hold half a character (a lone surrogate, such as \\ud800)"
     if any(unicodedata.category(char) in UNSEEN for char in name):
         return (
             "a name cannot hold control characters, format characters (zero-width spaces, byte"

@@ -54,13 +54,13 @@ def test_a_play_whose_title_holds_a_lone_surrogate_is_skipped_and_the_others_imp
     done = run_cli(env, "import", "--bgstats", str(path))
     assert "Traceback" not in done.stderr
     assert done.returncode == 0, done.stderr
-    assert "2 imported, 0 already here, 1 skipped" in done.stdout
+    assert "2 imported, 0 already here, 0 differing, 1 skipped" in done.stdout
     assert "surrogate" in done.stderr
     games = app.test_client().get("/games?game=scoresheet").json["games"]
     assert len(games) == 2
     again = run_cli(env, "import", "--bgstats", str(path))
     assert again.returncode == 0, again.stderr
-    assert "0 imported, 2 already here, 1 skipped" in again.stdout
+    assert "0 imported, 2 already here, 0 differing, 1 skipped" in again.stdout
 
 
 def test_a_record_holding_a_lone_surrogate_is_rejected_and_the_others_imported(
