@@ -37,7 +37,8 @@ ED25519 = 0x01
 # What starts a signature line: an em dash (U+2014) and a space.
 SIGNATURE_DASH = "\u2014 "
 # A key's name: what the note's first line and its signature lines carry. The format forbids
-# spaces and "+" in it (a "+" would split the verifier key).
+# spaces and "+" in it (a "+" would split the verifier key); a control character would make every
+# note's text one the format refuses.
 _NAME = re.compile(r"[^\s+]+")
 # The lines of a record's note, in order, after its origin.
 NOTE_FIELDS = ("game", "version", "head", "status")
@@ -51,9 +52,11 @@ class NoteError(ValueError):
 
 
 def check_name(name: str) -> str:
-    """``name`` if it may name a key (not empty, no space, no "+"), else NoteError."""
-    if not _NAME.fullmatch(name):
-        raise NoteError(f"a key's name has no spaces and no '+', and is not empty: {name!r}")
+    """``name`` if it may name a key (printable, not empty, no space, no "+"), else NoteError."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or not name.isprintable():
+        raise NoteError(
+            f"a key's name is printable, has no spaces and no '+', and is not empty: {name!r}"
+        )
     return name
 
 

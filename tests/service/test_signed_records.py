@@ -14,6 +14,7 @@ import hashlib
 import html
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,7 @@ from service.signing.keys import keygen, make_key, read_key, signer_name
 from service.signing.note import Signer
 from service.store.archive import Archive
 from tests.conftest import make_app
+from tests.served import free_port
 from tests.support.api import assert_error, auth, create, legal, play_to_the_end
 from tests.support.workers import REPO, drain
 
@@ -414,3 +416,41 @@ def test_the_viewer_of_a_finished_game_shows_its_note_its_key_and_how_to_check_i
     assert html.escape(note) in page and vkey in page
     assert f"tabletape verify {game['id']}.json --key '{vkey}'" in page
     assert "golang.org/x/mod/sumdb/note" in page
+
+
+# The key's name ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["a\x01b", "a\x7fb", "a\u200bb"])
+def test_a_signer_name_that_is_not_printable_stops_the_app_factory_saying_why(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path, key_file: Path, name: str
+) -> None:
+    with pytest.raises(ValueError, match="printable"):
+        make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path), SIGNING_KEY=str(key_file),
+                 SIGNER_NAME=name)  # fmt: skip
+
+
+def test_tabletape_serve_with_a_signer_name_that_is_not_printable_exits_saying_why(
+    tmp_path: Path, redis_url: str, key_prefix: str
+) -> None:
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.endswith("SIGNER_NAME")},
+        "REDIS_URL": redis_url,
+        "TABLETAPE_DATA_DIR": str(tmp_path),
+        "TABLETAPE_KEY_PREFIX": key_prefix,
+        "SIGNER_NAME": "a\x01b",
+    }
+    # A session of its own: should it start serving, it is stopped with every process it started.
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.cli.main", "serve", "--port", str(free_port()),
+         "--no-worker"],
+        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        stdout, stderr = server.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.communicate()
+        pytest.fail("serve started with a signer name holding a control character")
+    assert server.returncode != 0
+    assert "Traceback" not in stdout + stderr
+    assert "printable" in stderr and "SIGNER_NAME" in stderr, stderr
