@@ -18,6 +18,7 @@ from typing import Any
 
 from service.signing.keys import KeyRing, NoSigningKeyError, SigningKeyError
 from service.signing.note import Note, NoteError, Signer, VerifierKey, head_text
+from service.store.records import GameRecord
 
 __all__ = [
     "Checkpoint",
@@ -43,12 +44,19 @@ class Checkpoint:
         return {"checkpoint": self.note, "checkpoint_key": self.vkey}
 
 
-def sign_head(
-    signer: Signer, game_id: str, version: int, head_hash: str, status: str
-) -> Checkpoint:
-    """The note of a game's head at ``version``, signed by ``signer`` (Ed25519 signatures are
-    deterministic: the same head signed twice by one key gives the same note)."""
-    text = head_text(signer.name, game_id, version, head_hash, status)
+def sign_head(signer: Signer, record: GameRecord, status: str | None = None) -> Checkpoint:
+    """The note of ``record``'s head at its version, with its status (or ``status``: the archive
+    job signs the head it archives as archived) and its times, signed by ``signer`` (Ed25519
+    signatures are deterministic: the same head signed twice by one key gives the same note)."""
+    text = head_text(
+        signer.name,
+        record.id,
+        record.version,
+        record.head_hash,
+        status or record.status,
+        record.created_at,
+        record.finished_at,
+    )
     return Checkpoint(signer.sign(text), signer.verifier.text)
 
 
