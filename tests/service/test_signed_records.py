@@ -516,6 +516,30 @@ def test_a_2019_play_moved_to_2025_does_not_hold(client: FlaskClient, tmp_path: 
     refused(said[1], "finished_at", "2025-06-01T20:00:00.000Z", signed["finished_at"])
 
 
+def test_a_play_moved_to_another_date_is_not_imported_elsewhere(
+    client: FlaskClient, real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    signed = a_2019_play(client)
+    elsewhere = make_app(
+        real_redis,
+        f"{key_prefix}elsewhere:",
+        ARCHIVE_DIR=str(tmp_path / "there"),
+        DATA_DIR=str(tmp_path / "there"),
+    ).test_client()
+    moved = {**signed, "finished_at": "2025-06-01T20:00:00.000Z"}
+    details = assert_error(elsewhere.post("/games/import", json=moved), 422, "illegal_move")
+    assert set(details) == {"finished_at"} and signed["finished_at"] in details["finished_at"]
+    created_later = {**signed, "created_at": "2019-03-02T18:00:00.500Z"}
+    details = assert_error(elsewhere.post("/games/import", json=created_later), 422, "illegal_move")
+    assert set(details) == {"created_at"}
+    # Nothing was stored: the record as signed is imported, at its own date.
+    imported = elsewhere.post("/games/import", json=signed)
+    assert imported.status_code == 201, imported.json
+    assert (
+        elsewhere.get(f"/games/{imported.json['id']}").json["finished_at"] == signed["finished_at"]
+    )
+
+
 def earlier_note(key_file: Path, document: dict[str, Any], version: str) -> str:
     """A note of ``document``'s head as the service signed it before notes carried times, its
     version written ``version``."""
