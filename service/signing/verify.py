@@ -159,11 +159,25 @@ def _check_kinds(document: dict[str, Any]) -> None:
         if name in document and not (
             kind(document[name]) or (may_be_null and document[name] is None)
         ):
-            raise _Refused(f"it cannot be read: its {name} is not {said}")
+            raise _Refused(
+                f"it cannot be read: its {name} is {_kind_of(document[name])}, not {said}"
+            )
     for seq, event in enumerate(document.get("events") or [], start=1):
         for name, (kind, _, said) in _EVENT_KINDS.items():
             if name in event and not kind(event[name]):
-                raise _Refused(f"it cannot be read: event {seq}'s {name} is not {said}")
+                kind_of = _kind_of(event[name])
+                raise _Refused(f"it cannot be read: event {seq}'s {name} is {kind_of}, not {said}")
+
+
+def _kind_of(value: Any) -> str:
+    """What a JSON value is, in words."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
 
 
 def _verify(document: Any, key: VerifierKey | None) -> str:
@@ -273,10 +287,10 @@ def _verify(document: Any, key: VerifierKey | None) -> str:
     )
     if "created" in fields:
         vouched = [name for name in compared if VOUCHED_BY[name] in fields]
-        covers = f"vouching for its {_listed(vouched)}" if vouched else "vouching for no field"
+        covers = f", vouching for {f'its {_listed(vouched)}' if vouched else 'no field of it'}"
     else:
-        covers = "signed before notes carried times: its times are not covered"
-    return f"{held}, and its note ({fields['status']}, version {len(events)}) is {trust}, {covers}"
+        covers = "; its times are not covered: it was signed before notes carried them"
+    return f"{held}, and its note ({fields['status']}, version {len(events)}{covers}) is {trust}"
 
 
 def _listed(names: list[str]) -> str:
