@@ -30,6 +30,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -267,7 +268,14 @@ def unlike_note(record: Mapping[str, Any], fields: Mapping[str, str]) -> dict[st
     """Each field of ``record`` (of VOUCHED_BY; those it has) that its note's ``fields`` vouch for
     otherwise: the field's name -> what it says, and what the note says."""
     return {
-        name: f"{record[name]!r}, where its note says {fields[line]!r}"
+        name: f"{shown(record[name])}, where its note says {shown(fields[line])}"
         for name, line in VOUCHED_BY.items()
         if name in record and line in fields and record[name] != fields[line]
     }
+
+
+def shown(value: Any, most: int = 80) -> str:
+    """``value`` as a sentence quotes it: as JSON (on one line, whatever it holds), at most
+    ``most`` characters of it (a field of a hostile file may be megabytes long)."""
+    text = json.dumps(value)
+    return text if len(text) <= most else text[: most - 1] + "…"

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.errors import TabletapeError
-from service.signing.note import VOUCHED_BY, Note, NoteError, VerifierKey, unlike_note
+from service.signing.note import VOUCHED_BY, Note, NoteError, VerifierKey, shown, unlike_note
 from service.store.audit import replay_record
 from service.store.chain import (
     FORMAT,
@@ -276,8 +276,8 @@ def _verify(document: Any, key: VerifierKey | None) -> str:
         replayed = json.loads(json.dumps(replay.result))
         if document["result"] != replayed:
             raise _Refused(
-                f"{held}, but its result {json.dumps(document['result'])} is not the one the"
-                f" replay gives ({json.dumps(replayed)})"
+                f"{held}, but its result {shown(document['result'])} is not the one the"
+                f" replay gives ({shown(replayed)})"
             )
     trust = (
         f"signed by {vkey.name}+{vkey.hash.hex()}"
