@@ -178,7 +178,7 @@ def _note_of_archive(ring: KeyRing | None, record: GameRecord) -> dict[str, str]
     except (NoSigningKeyError, SigningKeyError) as error:
         log.warning("game %s archived without its note: %s", record.id, error)
         return {}
-    return sign_head(signer, record.id, record.version, record.head_hash, "archived").as_json()
+    return sign_head(signer, record, "archived").as_json()
 
 
 def _withdraw_undone_finish(store: EventStore, archive: Archive, record: GameRecord) -> bool:

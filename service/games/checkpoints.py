@@ -41,7 +41,7 @@ class Checkpoints:
             raise NoSigningKeyError(
                 "this service's signing key cannot be read: whoever runs it is told why in its log"
             ) from None
-        return sign_head(signer, record.id, record.version, record.head_hash, record.status)
+        return sign_head(signer, record)
 
     def of_export(self, record: GameRecord) -> dict[str, Any]:
         """What an export carries of notes: once the game is over, this service's note of its

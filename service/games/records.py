@@ -24,7 +24,7 @@ from service.games.appending import ask_recount, utc_now
 from service.games.checkpoints import Checkpoints
 from service.games.repository import Repository, rules_of
 from service.games.who_may_act import Tokens, seat_token, token_digest
-from service.signing import source_checkpoints
+from service.signing import source_checkpoints, times_unlike_notes
 from service.store.audit import replay_record
 from service.store.chain import (
     FORMAT,
@@ -200,7 +200,9 @@ class Records:
             finished_at = document.get("finished_at") or (ats[-1] if ats else now)
         else:
             status, finished_at = ("abandoned" if audit.abandoned else "active"), None
-        _check_times(document.get("created_at") or now, ats, finished_at)
+        created_at = document.get("created_at") or now
+        _check_times(created_at, ats, finished_at)
+        _check_times_vouched(document, created_at, finished_at)
         kept = replace(
             _kept(document, header["seed"], now), record_digest=record_digest(header, bodies)
         )
@@ -304,6 +306,21 @@ def _check_times(created_at: str, ats: list[str], finished_at: str | None) -> No
     if problems:
         field, problem = next(iter(problems.items()))
         raise InvalidImportError(f"the record's times are refused: {field} {problem}", problems)
+
+
+def _check_times_vouched(
+    document: dict[str, Any], created_at: str, finished_at: str | None
+) -> None:
+    """InvalidImportError naming each time of a record to import that a signed note it carries
+    vouches for otherwise: a record moved to another date after it was signed would be counted
+    and rated at that date."""
+    differences = times_unlike_notes(document, created_at, finished_at)
+    if differences:
+        field, differs = next(iter(differences.items()))
+        raise InvalidImportError(
+            f"the record's times are not those its signed note vouches for: {field} is {differs}",
+            differences,
+        )
 
 
 def _kept(document: dict[str, Any], seed: int, now: str) -> RecordKept:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from service.signing.keys import KeyRing, NoSigningKeyError, SigningKeyError
-from service.signing.note import Note, NoteError, Signer, VerifierKey, head_text
+from service.signing.note import Note, NoteError, Signer, VerifierKey, head_text, unlike_note
+from service.store.records import GameRecord
 
 __all__ = [
     "Checkpoint",
@@ -43,12 +44,19 @@ class Checkpoint:
         return {"checkpoint": self.note, "checkpoint_key": self.vkey}
 
 
-def sign_head(
-    signer: Signer, game_id: str, version: int, head_hash: str, status: str
-) -> Checkpoint:
-    """The note of a game's head at ``version``, signed by ``signer`` (Ed25519 signatures are
-    deterministic: the same head signed twice by one key gives the same note)."""
-    text = head_text(signer.name, game_id, version, head_hash, status)
+def sign_head(signer: Signer, record: GameRecord, status: str | None = None) -> Checkpoint:
+    """The note of ``record``'s head at its version, with its status (or ``status``: the archive
+    job signs the head it archives as archived) and its times, signed by ``signer`` (Ed25519
+    signatures are deterministic: the same head signed twice by one key gives the same note)."""
+    text = head_text(
+        signer.name,
+        record.id,
+        record.version,
+        record.head_hash,
+        status or record.status,
+        record.created_at,
+        record.finished_at,
+    )
     return Checkpoint(signer.sign(text), signer.verifier.text)
 
 
@@ -65,3 +73,26 @@ def source_checkpoints(document: dict[str, Any]) -> list[dict[str, Any]]:
         )
     kept += document.get("source_checkpoints") or []
     return kept
+
+
+def times_unlike_notes(
+    document: dict[str, Any], created_at: str, finished_at: str | None
+) -> dict[str, str]:
+    """The times a record to import would be stored with (``created_at``, ``finished_at``: the
+    document's, or those the import fills in) that a note it carries vouches for otherwise: the
+    field's name -> what it is and what the note says. The first note (its own, then those it was
+    imported with) that does not agree. A note signed before notes carried times vouches for none.
+
+    Its signature is not checked here: the note is kept as it came, for a verifier to check; but
+    a record whose times are not its note's was changed after it was signed (moved to another
+    date, it would be counted and rated at that date)."""
+    stored = {"created_at": created_at, "finished_at": finished_at}
+    for carried in source_checkpoints(document):
+        try:
+            fields = Note.parse(carried["checkpoint"]).fields
+        except NoteError:
+            continue  # Not a record's note (the import checked its format): it vouches for none.
+        differences = unlike_note(stored, fields)
+        if differences:
+            return differences
+    return {}

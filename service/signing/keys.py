@@ -22,7 +22,6 @@ import contextlib
 import json
 import logging
 import os
-import re
 import socket
 import tempfile
 import time
@@ -63,10 +62,16 @@ def key_path(settings: Any) -> Path:
 
 
 def signer_name(configured: str | None = None) -> str:
-    """``SIGNER_NAME``, else the machine's host name (made fit to name a key: no space, no "+")."""
+    """``SIGNER_NAME``, else the machine's host name (made fit to name a key: printable, no
+    space, no "+"). A SIGNER_NAME that cannot name a key is a NoteError saying why: refused at
+    start (the app factory and `tabletape serve` call this), not a 500 at every note."""
     if configured:
-        return check_name(configured)
-    return re.sub(r"[\s+]", "-", socket.gethostname()) or "tabletape"
+        try:
+            return check_name(configured)
+        except NoteError as error:
+            raise NoteError(f"SIGNER_NAME is refused: {error}") from None
+    host = "".join(c if c.isprintable() and not c.isspace() else "-" for c in socket.gethostname())
+    return host.replace("+", "-") or "tabletape"
 
 
 def set_path(path: Path) -> Path:

@@ -9,8 +9,13 @@ a text, a blank line, and one signature line per signer::
     version <N>
     head <head_hash>
     status <status>
+    created <created_at>
+    finished <finished_at>
 
     — <origin> <base64 of the key's 4-byte hash followed by the 64-byte Ed25519 signature>
+
+A game not over yet has no ``finished`` line. Notes signed before the ``created`` and ``finished``
+lines existed end at ``status``: they still verify, and vouch for no time.
 
 The text, its last newline included, is signed as UTF-8 bytes. The key's hash is the first 4
 bytes of SHA-256 of ``<name> "\\n" 0x01 <32-byte public key>``: it tells which of a signer's keys
@@ -25,8 +30,11 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -37,13 +45,24 @@ ED25519 = 0x01
 # What starts a signature line: an em dash (U+2014) and a space.
 SIGNATURE_DASH = "\u2014 "
 # A key's name: what the note's first line and its signature lines carry. The format forbids
-# spaces and "+" in it (a "+" would split the verifier key).
+# spaces and "+" in it (a "+" would split the verifier key); a control character would make every
+# note's text one the format refuses.
 _NAME = re.compile(r"[^\s+]+")
-# The lines of a record's note, in order, after its origin.
+# The lines of a record's note, in order, after its origin: those every note has, then the times,
+# which notes signed before they existed lack (and a game not over has no finish).
 NOTE_FIELDS = ("game", "version", "head", "status")
+TIME_FIELDS = ("created", "finished")
+# A note's number is written one way only: ASCII digits, no leading zero ("03", "٣" or "³" are not
+# 3, whatever int() makes of them).
+_NUMBER = re.compile(r"0|[1-9][0-9]*")
 _HEAD = re.compile(r"[0-9a-f]{64}")
 # Notes are small; anything much larger is not one of ours (and not read further).
 MAX_NOTE = 4096
+
+
+# A record's fields, as an export or an archive file names them, and the lines of its note that
+# vouch for them.
+VOUCHED_BY = {"id": "game", "status": "status", "created_at": "created", "finished_at": "finished"}
 
 
 class NoteError(ValueError):
@@ -51,9 +70,11 @@ class NoteError(ValueError):
 
 
 def check_name(name: str) -> str:
-    """``name`` if it may name a key (not empty, no space, no "+"), else NoteError."""
-    if not _NAME.fullmatch(name):
-        raise NoteError(f"a key's name has no spaces and no '+', and is not empty: {name!r}")
+    """``name`` if it may name a key (printable, not empty, no space, no "+"), else NoteError."""
+    if not isinstance(name, str) or not _NAME.fullmatch(name) or not name.isprintable():
+        raise NoteError(
+            f"a key's name is printable, has no spaces and no '+', and is not empty: {name!r}"
+        )
     return name
 
 
@@ -127,12 +148,24 @@ class Signer:
         return f"{text}\n{SIGNATURE_DASH}{self.name} {encoded}\n"
 
 
-def head_text(origin: str, game_id: str, version: int, head_hash: str, status: str) -> str:
-    """The signed text of a record's note: its origin (the key's name), then the head."""
-    return (
+def head_text(
+    origin: str,
+    game_id: str,
+    version: int,
+    head_hash: str,
+    status: str,
+    created_at: str,
+    finished_at: str | None,
+) -> str:
+    """The signed text of a record's note: its origin (the key's name), then the head, then when
+    the game was created and, once it is over, when it finished."""
+    text = (
         f"{check_name(origin)}\ngame {game_id}\nversion {version}\nhead {head_hash}\n"
-        f"status {status}\n"
+        f"status {status}\ncreated {created_at}\n"
     )
+    if finished_at is not None:
+        text += f"finished {finished_at}\n"
+    return text
 
 
 def check_text(text: str) -> None:
@@ -207,17 +240,42 @@ class Note:
 
     @property
     def fields(self) -> dict[str, str]:
-        """The record's note as fields: ``origin`` and each of NOTE_FIELDS; NoteError when its
-        text is not a record's head."""
+        """The record's note as fields: ``origin``, each of NOTE_FIELDS, and those of
+        TIME_FIELDS it has; NoteError when its text is not a record's head."""
         lines = self.text[:-1].split("\n")
         fields = {"origin": lines[0]}
-        for line, name in zip(lines[1:], NOTE_FIELDS, strict=False):
+        for line, name in zip(lines[1:], NOTE_FIELDS + TIME_FIELDS, strict=False):
             label, space, value = line.partition(" ")
             if label != name or not space:
                 break
             fields[name] = value
-        if len(lines) != 1 + len(NOTE_FIELDS) or set(fields) != {"origin", *NOTE_FIELDS}:
-            raise NoteError("the note's text is not a record's head (game, version, head, status)")
-        if not fields["version"].isdigit() or not _HEAD.fullmatch(fields["head"]):
-            raise NoteError("the note's version is not a number, or its head not 64 hex digits")
+        if len(lines) != len(fields) or not set(NOTE_FIELDS) <= set(fields):
+            raise NoteError(
+                "the note's text is not a record's head (game, version, head, status, then"
+                " created and finished)"
+            )
+        if not _NUMBER.fullmatch(fields["version"]):
+            raise NoteError(
+                f"the note's version {fields['version']!r} is not a number in ASCII digits"
+                " without a leading zero"
+            )
+        if not _HEAD.fullmatch(fields["head"]):
+            raise NoteError("the note's head is not 64 hex digits")
         return fields
+
+
+def unlike_note(record: Mapping[str, Any], fields: Mapping[str, str]) -> dict[str, str]:
+    """Each field of ``record`` (of VOUCHED_BY; those it has) that its note's ``fields`` vouch for
+    otherwise: the field's name -> what it says, and what the note says."""
+    return {
+        name: f"{shown(record[name])}, where its note says {shown(fields[line])}"
+        for name, line in VOUCHED_BY.items()
+        if name in record and line in fields and record[name] != fields[line]
+    }
+
+
+def shown(value: Any, most: int = 80) -> str:
+    """``value`` as a sentence quotes it: as JSON (on one line, whatever it holds), at most
+    ``most`` characters of it (a field of a hostile file may be megabytes long)."""
+    text = json.dumps(value)
+    return text if len(text) <= most else text[: most - 1] + "…"

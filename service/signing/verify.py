@@ -7,8 +7,13 @@ It checks, from the file alone, in this order, and stops at the first thing that
 3. the hash chain: every event's hash recomputed (``service.store.chain``) from the header to
    the head, and compared with the hashes the file carries, where it carries them (an archive);
 4. the note: its signature by the key (``--key``, else the key the file names, which proves
-   nothing about who signed: the sentence says the key is not pinned), and its head and version
-   equal to the record's.
+   nothing about who signed: the sentence says the key is not pinned), its head and version equal
+   to the record's, and the file's ``id``, ``status``, ``created_at`` and ``finished_at`` (those it
+   carries) equal to the note's ``game``, ``status``, ``created`` and ``finished`` lines;
+5. the file's ``result``, where it carries one, equal to the one the replay gives.
+
+Before all that, every field the file carries is of its type (``_KINDS``): a file of any other
+shape is said in a sentence, never a traceback.
 
 Nothing here imports Redis, Flask or the service's app: the store's chain and audit stand on the
 domain alone, and so does this.
@@ -24,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.errors import TabletapeError
-from service.signing.note import Note, NoteError, VerifierKey
+from service.signing.note import VOUCHED_BY, Note, NoteError, VerifierKey, shown, unlike_note
 from service.store.audit import replay_record
 from service.store.chain import (
     FORMAT,
@@ -36,6 +41,67 @@ from service.store.chain import (
 
 # The header's fields a replay starts from.
 _PLAYED = ("game", "players", "seed", "options", "rules_version")
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _whole(value: Any) -> bool:
+    # JSON's true is no number, though Python's bool is an int.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _object(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def _carried_notes(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(kept, dict)
+        and isinstance(kept.get("checkpoint"), str)
+        and isinstance(kept.get("checkpoint_key"), (str, type(None)))
+        for kept in value
+    )
+
+
+def _objects(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, dict) for item in value)
+
+
+# What each field of a record file is, where the file has it (None allowed or not), in words.
+_KINDS: dict[str, tuple[Any, bool, str]] = {
+    "game": (_text, False, "a string"),
+    "players": (_texts, False, "a list of names"),
+    "seed": (_whole, False, "a whole number"),
+    "options": (_object, False, "an object"),
+    "rules_version": (_text, False, "a string"),
+    "record_format": (_whole, True, "a whole number"),
+    "seed_salt": (_text, True, "a string"),
+    "seed_commitment": (_text, True, "a string"),
+    "events": (_objects, False, "a list of objects"),
+    "id": (_text, False, "a string"),
+    "status": (_text, False, "a string"),
+    "created_at": (_text, False, "a string"),
+    "finished_at": (_text, True, "a string"),
+    "version": (_whole, False, "a whole number"),
+    "head_hash": (_text, False, "a string"),
+    "result": (_object, True, "an object"),
+    "checkpoint": (_text, True, "a string"),
+    "checkpoint_key": (_text, True, "a string"),
+    "source_checkpoints": (_carried_notes, True, "a list of notes, each a checkpoint string"),
+}
+# What each event's own fields are, where it has them.
+_EVENT_KINDS: dict[str, tuple[Any, bool, str]] = {
+    "type": (_text, False, "a string"),
+    "at": (_text, False, "a string"),
+    "hash": (_text, False, "a string"),
+    "seq": (_whole, False, "a whole number"),
+}
 
 
 @dataclass(frozen=True)
@@ -62,7 +128,7 @@ def records_in(path: str) -> Iterator[tuple[str, Any]]:
             found = whole if isinstance(whole, list) else [whole]
         except ValueError:
             found = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (OSError, ValueError, EOFError) as error:
+    except (OSError, ValueError, EOFError, RecursionError) as error:
         yield path, _Refused(f"it cannot be read as a JSON record ({error})")
         return
     if len(found) == 1:
@@ -80,20 +146,51 @@ def verify(document: Any, key: VerifierKey | None = None) -> Verdict:
         return Verdict(True, _verify(document, key))
     except _Refused as refused:
         return Verdict(False, str(refused))
+    except Exception as error:
+        # A file of a shape no check above foresaw (the games' rules read events as they
+        # come): said in its sentence, and the files after it are still checked.
+        return Verdict(False, f"it cannot be read: an unforeseen {type(error).__name__} ({error})")
+
+
+def _check_kinds(document: dict[str, Any]) -> None:
+    """_Refused naming the first field of ``document`` (or of one of its events) that is not of
+    its type: a file verify cannot read as a record."""
+    for name, (kind, may_be_null, said) in _KINDS.items():
+        if name in document and not (
+            kind(document[name]) or (may_be_null and document[name] is None)
+        ):
+            raise _Refused(
+                f"it cannot be read: its {name} is {_kind_of(document[name])}, not {said}"
+            )
+    for seq, event in enumerate(document.get("events") or [], start=1):
+        for name, (kind, _, said) in _EVENT_KINDS.items():
+            if name in event and not kind(event[name]):
+                kind_of = _kind_of(event[name])
+                raise _Refused(f"it cannot be read: event {seq}'s {name} is {kind_of}, not {said}")
+
+
+def _kind_of(value: Any) -> str:
+    """What a JSON value is, in words."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
 
 
 def _verify(document: Any, key: VerifierKey | None) -> str:
-    if not isinstance(document, dict) or not isinstance(document.get("events"), list):
+    if not isinstance(document, dict) or "events" not in document:
         raise _Refused("it is not a record (a JSON object with the header's fields and events)")
     missing = [name for name in _PLAYED if name not in document]
     if missing:
         raise _Refused(f"it is not a whole record: it lacks {', '.join(missing)}")
+    _check_kinds(document)
     record_format = document.get("record_format") or FORMAT
     header = {name: document[name] for name in _PLAYED}
     header["seed_commitment"] = document.get("seed_commitment")
     events = document["events"]
-    if not all(isinstance(event, dict) for event in events):
-        raise _Refused("its events are not all JSON objects")
 
     # 1. The seed against its commitment.
     if record_format != LEGACY_FORMAT:
@@ -138,9 +235,15 @@ def _verify(document: Any, key: VerifierKey | None) -> str:
         " replay by the rules hold"
     )
 
-    # 4. The note: signed by the key, on this head and version.
-    note, vkey, pinned = _note_to_check(document, key)
-    fields = note.fields
+    if "version" in document and document["version"] != len(events):
+        raise _Refused(f"{held}, but it says version {document['version']} of {len(events)} events")
+
+    # 4. The note: signed by the key, on this head and version, of this game, status and times.
+    note, vkey, pinned, own = _note_to_check(document, key)
+    try:
+        fields = note.fields
+    except NoteError as error:
+        raise _Refused(f"{held}, but its note is not one of a record: {error}") from None
     if fields["origin"] != vkey.name:
         raise _Refused(f"its note's origin {fields['origin']!r} is not its key's name")
     if int(fields["version"]) != len(events):
@@ -155,21 +258,52 @@ def _verify(document: Any, key: VerifierKey | None) -> str:
         )
     if replay.result is None and fields["status"] in ("finished", "archived"):
         raise _Refused(f"{held}, but its note says {fields['status']} and the replay does not end")
+    # A note an import kept is of the source's game: its id and status are the source's, and
+    # its times (an import keeps them) are this file's.
+    compared = {
+        name: document[name]
+        for name in (("id", "status") if own else ()) + ("created_at", "finished_at")
+        if name in document
+    }
+    differences = unlike_note(compared, fields)
+    if differences:
+        name, differs = next(iter(differences.items()))
+        raise _Refused(
+            f"{held}, but its {name} is {differs}: the file was changed after the note was signed"
+        )
+    # 5. The result, as the replay gives it (as JSON reads it: a tuple is a list there).
+    if "result" in document:
+        replayed = json.loads(json.dumps(replay.result))
+        if document["result"] != replayed:
+            raise _Refused(
+                f"{held}, but its result {shown(document['result'])} is not the one the"
+                f" replay gives ({shown(replayed)})"
+            )
     trust = (
         f"signed by {vkey.name}+{vkey.hash.hex()}"
         if pinned
         else f"signed by {vkey.text}, the key the file names: that key is not pinned (pass"
         " --key with the service's key from its /keys)"
     )
-    return f"{held}, and its note ({fields['status']}, version {len(events)}) is {trust}"
+    if "created" in fields:
+        vouched = [name for name in compared if VOUCHED_BY[name] in fields]
+        covers = f", vouching for {f'its {_listed(vouched)}' if vouched else 'no field of it'}"
+    else:
+        covers = "; its times are not covered: it was signed before notes carried them"
+    return f"{held}, and its note ({fields['status']}, version {len(events)}{covers}) is {trust}"
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _note_to_check(
     document: dict[str, Any], key: VerifierKey | None
-) -> tuple[Note, VerifierKey, bool]:
-    """The note to check and its key, whether that key is pinned; its signature checked. With
-    ``key``, the note among those the file carries (its own, then those it was imported with)
-    that names that key."""
+) -> tuple[Note, VerifierKey, bool, bool]:
+    """The note to check and its key, whether that key is pinned, and whether the note is the
+    file's own (not one it was imported with); its signature checked. With ``key``, the note
+    among those the file carries (its own, then those it was imported with) that names that
+    key."""
     carried = [(document.get("checkpoint"), document.get("checkpoint_key"))]
     for kept in document.get("source_checkpoints") or []:
         if isinstance(kept, dict):
@@ -180,15 +314,15 @@ def _note_to_check(
             " by a service that had no signing key"
         )
     notes = []
-    for text, named in carried:
+    for n, (text, named) in enumerate(carried):
         if not text:
             continue
         try:
-            notes.append((Note.parse(text), named))
+            notes.append((Note.parse(text), named, n == 0))
         except NoteError as error:
             raise _Refused(f"its note is not a signed note: {error}") from None
     if key is None:
-        note, named = notes[0]
+        note, named, own = notes[0]
         if not named:
             raise _Refused("it names no key for its note (checkpoint_key): pass --key")
         try:
@@ -197,13 +331,13 @@ def _note_to_check(
             raise _Refused(f"the key it names for its note is not one: {error}") from None
         pinned = False
     else:
-        signed = [note for note, _ in notes if note.signed_by(key)]
+        signed = [(note, own) for note, _, own in notes if note.signed_by(key)]
         if not signed:
-            by = ", ".join(f"{s.name}+{s.key_hash.hex()}" for n, _ in notes for s in n.signatures)
+            by = ", ".join(f"{s.name}+{s.key_hash.hex()}" for n, *_ in notes for s in n.signatures)
             raise _Refused(f"its note is not signed by {key.name}+{key.hash.hex()} (but by {by})")
-        note, pinned = signed[0], True
+        (note, own), pinned = signed[0], True
     try:
         note.verify(key)
     except NoteError as error:
         raise _Refused(f"its note does not verify: {error}") from None
-    return note, key, pinned
+    return note, key, pinned, own

@@ -10,10 +10,12 @@ cryptography over the bytes the format says are signed. On the real Redis server
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import html
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -25,15 +27,19 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cli import main
 from cli.serve import _ensure_signing_key
 from service.signing import sign_head
 from service.signing.keys import keygen, make_key, read_key, signer_name
 from service.signing.note import Signer
+from service.signing.verify import verify as verify_record
 from service.store.archive import Archive
 from tests.conftest import make_app
-from tests.support.api import assert_error, auth, create, legal, play_to_the_end
+from tests.served import free_port
+from tests.support.api import assert_error, auth, create, legal, new_record, play_to_the_end
 from tests.support.workers import REPO, drain
 
 SIGNER = "tabletape.test"
@@ -106,6 +112,7 @@ def test_a_finished_games_note_verifies_with_the_key_from_keys_as_the_format_say
     assert [(k["origin"], k["current"]) for k in keys] == [(SIGNER, True)]
     assert keys[0]["since"].endswith("Z")
     audit = client.get(f"/games/{game['id']}/audit").json
+    times = exported(client, game)
     lines = check_note_by_the_format(note, keys[0]["vkey"])
     assert lines == [
         SIGNER,
@@ -113,6 +120,8 @@ def test_a_finished_games_note_verifies_with_the_key_from_keys_as_the_format_say
         f"version {audit['version']}",
         f"head {audit['head_hash']}",
         "status finished",
+        f"created {times['created_at']}",
+        f"finished {times['finished_at']}",
     ]
 
 
@@ -122,7 +131,9 @@ def test_an_archived_games_note_says_archived_to_anyone(app: Flask, client: Flas
     response = client.get(f"/games/{game['id']}/checkpoint")
     assert response.status_code == 200
     lines = check_note_by_the_format(response.get_data(as_text=True), current_vkey(client))
-    assert lines[-1] == "status archived"
+    assert lines[4] == "status archived"
+    told = client.get(f"/games/{game['id']}").json
+    assert lines[5:] == [f"created {told['created_at']}", f"finished {told['finished_at']}"]
 
 
 def test_the_signer_is_named_after_the_host_unless_signer_name_says(
@@ -143,7 +154,9 @@ def test_an_active_games_note_is_the_recorders_alone(client: FlaskClient) -> Non
     assert response.status_code == 200
     lines = check_note_by_the_format(response.get_data(as_text=True), current_vkey(client))
     head = client.get(f"/games/{game['id']}/audit", headers=auth(game)).json["head_hash"]
-    assert lines[2:] == ["version 1", f"head {head}", "status active"]
+    # Not over: the note vouches for when it was created, and names no finish.
+    created = client.get(f"/games/{game['id']}").json["created_at"]
+    assert lines[2:] == ["version 1", f"head {head}", "status active", f"created {created}"]
     # No note is in the export of a game still being played.
     assert "checkpoint" not in client.get(f"/games/{game['id']}/export", headers=auth(game)).json
 
@@ -188,7 +201,29 @@ def verify(tmp_path: Path, document: Any, *args: str) -> tuple[int, str]:
     path = tmp_path / "record.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     result = CliRunner().invoke(main, ["verify", str(path), *args])
+    # Whatever the file holds, verify says so in a sentence: no exception escapes it.
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     return result.exit_code, result.output
+
+
+def verify_by_command(tmp_path: Path, documents: list[Any], *args: str) -> list[str]:
+    """`tabletape verify` run as a user runs it, on one file per document: its lines, each after
+    the file's name; it exits non-zero unless every file holds (asserted), with no traceback."""
+    paths = []
+    for n, document in enumerate(documents, start=1):
+        path = tmp_path / f"record-{n}.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        paths.append(str(path))
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli.main", "verify", *paths, *args],
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(": ", 1)[0] for line in lines] == paths, done.stdout + done.stderr
+    holds = all(line.split(": ")[1] == "holds" for line in lines)
+    assert (done.returncode == 0) == holds, done.stdout
+    return [line.split(": ", 1)[1] for line in lines]
 
 
 def test_an_exported_record_holds_with_the_services_key(
@@ -222,10 +257,8 @@ def test_a_note_of_another_key_is_refused(client: FlaskClient, tmp_path: Path) -
     # Another key of the same name signs the same head: the file names it, the service does not.
     other = tmp_path / "other.key"
     make_key(other, SIGNER)
-    head = client.get(f"/games/{game['id']}/audit").json["head_hash"]
-    forged = sign_head(
-        Signer(SIGNER, read_key(other)), game["id"], len(document["events"]), head, "finished"
-    )
+    record = client.application.extensions["tabletape"].get(game["id"])
+    forged = sign_head(Signer(SIGNER, read_key(other)), record)
     document.update(forged.as_json())
     code, said = verify(tmp_path, document, "--key", services_key)
     assert code == 1
@@ -271,6 +304,8 @@ def test_an_archive_whose_chain_is_broken_is_refused_naming_the_event(
         f"version {document['version']}",
         f"head {document['head_hash']}",
         "status archived",
+        f"created {document['created_at']}",
+        f"finished {document['finished_at']}",
     ]
     code, said = verify(tmp_path, document, "--key", current_vkey(client))
     assert code == 0, said
@@ -415,3 +450,230 @@ def test_the_viewer_of_a_finished_game_shows_its_note_its_key_and_how_to_check_i
     assert html.escape(note) in page and vkey in page
     assert f"tabletape verify {game['id']}.json --key '{vkey}'" in page
     assert "golang.org/x/mod/sumdb/note" in page
+
+
+# What a note vouches for beyond the head: the game, its status, its times; the replay, the result -
+def refused(said: str, *named: str) -> None:
+    """One sentence saying the file does not hold, naming what it changed."""
+    assert said.startswith("REFUSED: ") and said.count(". ") == 0, said
+    for name in named:
+        assert name in said, said
+
+
+def test_an_export_whose_times_are_not_the_notes_does_not_hold(
+    client: FlaskClient, tmp_path: Path
+) -> None:
+    document = exported(client, finished_game(client))
+    vkey = current_vkey(client)
+    not_a_time = {**document, "finished_at": "not a time"}
+    far_ahead = {**document, "created_at": "9999-01-01T00:00:00.000Z"}
+    said = verify_by_command(tmp_path, [document, not_a_time, far_ahead], "--key", vkey)
+    assert said[0].startswith("holds: ") and "created_at and finished_at" in said[0]
+    refused(said[1], "finished_at", "not a time", document["finished_at"])
+    refused(said[2], "created_at", "9999-01-01T00:00:00.000Z", document["created_at"])
+
+
+def test_an_archive_whose_result_or_id_was_changed_does_not_hold(
+    app: Flask, client: FlaskClient, archive_dir: Path, tmp_path: Path
+) -> None:
+    game = finished_game(client)
+    drain(app)
+    document = Archive(archive_dir).read(game["id"])
+    assert document is not None
+    # Seat 2 wins, with 999 points: a result the moves never gave.
+    scores = document["result"]["scores"]
+    forged = {"winners": [1], "scores": [999 if seat == 1 else s for seat, s in enumerate(scores)]}
+    changed_result = {**document, "result": forged}
+    zeroed_id = {**document, "id": "0" * len(document["id"])}
+    said = verify_by_command(
+        tmp_path, [document, changed_result, zeroed_id], "--key", current_vkey(client)
+    )
+    assert said[0].startswith("holds: "), said[0]
+    refused(said[1], "result", "replay")
+    refused(said[2], "id", game["id"])
+
+
+def a_2019_play(client: FlaskClient) -> dict[str, Any]:
+    """The export of a game played in March 2019, as this service signs it: a record of that
+    date imported here (its own salt and players: a record of its own)."""
+    played = new_record(exported(client, finished_game(client)))
+    for name in ("checkpoint", "checkpoint_key"):
+        played.pop(name)
+    played["created_at"] = "2019-03-02T18:00:00.000Z"
+    for n, event in enumerate(played["events"]):
+        event["at"] = f"2019-03-02T18:{1 + n // 60:02d}:{n % 60:02d}.000Z"
+    played["finished_at"] = played["events"][-1]["at"]
+    imported = client.post("/games/import", json=played)
+    assert imported.status_code == 201, imported.json
+    return exported(client, imported.json)
+
+
+def test_a_2019_play_moved_to_2025_does_not_hold(client: FlaskClient, tmp_path: Path) -> None:
+    signed = a_2019_play(client)
+    # Its finish moved on six years: still after its moves, and out of the hash chain.
+    moved = {**signed, "finished_at": "2025-06-01T20:00:00.000Z"}
+    said = verify_by_command(tmp_path, [signed, moved], "--key", current_vkey(client))
+    assert said[0].startswith("holds: "), said[0]
+    refused(said[1], "finished_at", "2025-06-01T20:00:00.000Z", signed["finished_at"])
+
+
+def test_a_play_moved_to_another_date_is_not_imported_elsewhere(
+    client: FlaskClient, real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    signed = a_2019_play(client)
+    elsewhere = make_app(
+        real_redis,
+        f"{key_prefix}elsewhere:",
+        ARCHIVE_DIR=str(tmp_path / "there"),
+        DATA_DIR=str(tmp_path / "there"),
+    ).test_client()
+    moved = {**signed, "finished_at": "2025-06-01T20:00:00.000Z"}
+    details = assert_error(elsewhere.post("/games/import", json=moved), 422, "illegal_move")
+    assert set(details) == {"finished_at"} and signed["finished_at"] in details["finished_at"]
+    created_later = {**signed, "created_at": "2019-03-02T18:00:00.500Z"}
+    details = assert_error(elsewhere.post("/games/import", json=created_later), 422, "illegal_move")
+    assert set(details) == {"created_at"}
+    # Nothing was stored: the record as signed is imported, at its own date.
+    imported = elsewhere.post("/games/import", json=signed)
+    assert imported.status_code == 201, imported.json
+    assert (
+        elsewhere.get(f"/games/{imported.json['id']}").json["finished_at"] == signed["finished_at"]
+    )
+
+
+def earlier_note(key_file: Path, document: dict[str, Any], version: str) -> str:
+    """A note of ``document``'s head as the service signed it before notes carried times, its
+    version written ``version``."""
+    lines = document["checkpoint"].split("\n")
+    text = "\n".join([lines[0], lines[1], f"version {version}", lines[3], lines[4]]) + "\n"
+    return Signer(SIGNER, read_key(key_file)).sign(text)
+
+
+def test_a_note_signed_before_notes_carried_times_holds_and_says_its_times_are_not_covered(
+    client: FlaskClient, key_file: Path, tmp_path: Path
+) -> None:
+    document = exported(client, finished_game(client))
+    earlier = {
+        **document,
+        "checkpoint": earlier_note(key_file, document, str(len(document["events"]))),
+    }
+    code, said = verify(tmp_path, earlier, "--key", current_vkey(client))
+    assert code == 0, said
+    assert "its times are not covered" in said
+
+
+@pytest.mark.parametrize("written", ["superscript", "arabic-indic", "leading zero"])
+def test_a_notes_version_in_other_digits_does_not_hold(
+    client: FlaskClient, key_file: Path, tmp_path: Path, written: str
+) -> None:
+    document = exported(client, finished_game(client))
+    digits = str(len(document["events"]))
+    version = {
+        "superscript": digits.translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")),
+        "arabic-indic": digits.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")),
+        "leading zero": "0" + digits,
+    }[written]
+    odd = {**document, "checkpoint": earlier_note(key_file, document, version)}
+    code, said = verify(tmp_path, odd, "--key", current_vkey(client))
+    assert code == 1 and said.count("\n") == 1, said
+    assert "REFUSED" in said and "ASCII digits" in said
+
+
+def test_a_file_verify_cannot_read_is_said_in_a_sentence_and_the_others_go_on(
+    client: FlaskClient, tmp_path: Path
+) -> None:
+    document = exported(client, finished_game(client))
+    vkey = current_vkey(client)
+    said = verify_by_command(
+        tmp_path, [{**document, "checkpoint_key": 12}, document, {**document, "events": "x"}]
+    )
+    refused(said[0], "checkpoint_key")
+    assert said[1].startswith("holds: ")
+    refused(said[2], "events")
+    assert verify_by_command(tmp_path, [document], "--key", vkey)[0].startswith("holds: ")
+
+
+# Any JSON value, as a field of the file would be written wrong.
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_no_field_of_the_wrong_type_makes_verify_fail_with_an_exception(
+    client: FlaskClient, data: st.DataObject
+) -> None:
+    document = fuzzed_record(client)
+    where = data.draw(
+        st.sampled_from([*document, *(f"events.0.{k}" for k in document["events"][0])])
+    )
+    value = data.draw(json_values)
+    changed = copy.deepcopy(document)
+    if where.startswith("events.0."):
+        changed["events"][0][where.removeprefix("events.0.")] = value
+    else:
+        changed[where] = value
+    verdict = verify_record(changed)
+    assert isinstance(verdict.sentence, str) and "\n" not in verdict.sentence
+    assert "cannot be read: an unforeseen" not in verdict.sentence
+
+
+_FUZZED: dict[str, Any] = {}
+
+
+def fuzzed_record(client: FlaskClient) -> dict[str, Any]:
+    """One finished game's export (with the fields an archive file adds), made once."""
+    if "record" not in _FUZZED:
+        game = finished_game(client)
+        document = exported(client, game)
+        told = client.get(f"/games/{game['id']}").json
+        document.update(
+            id=game["id"], status="finished", result=told["result"], version=told["version"]
+        )
+        _FUZZED["record"] = document
+    return copy.deepcopy(_FUZZED["record"])
+
+
+# The key's name ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["a\x01b", "a\x7fb", "a\u200bb"])
+def test_a_signer_name_that_is_not_printable_stops_the_app_factory_saying_why(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path, key_file: Path, name: str
+) -> None:
+    with pytest.raises(ValueError, match="printable"):
+        make_app(real_redis, key_prefix, DATA_DIR=str(tmp_path), SIGNING_KEY=str(key_file),
+                 SIGNER_NAME=name)  # fmt: skip
+
+
+def test_tabletape_serve_with_a_signer_name_that_is_not_printable_exits_saying_why(
+    tmp_path: Path, redis_url: str, key_prefix: str
+) -> None:
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.endswith("SIGNER_NAME")},
+        "REDIS_URL": redis_url,
+        "TABLETAPE_DATA_DIR": str(tmp_path),
+        "TABLETAPE_KEY_PREFIX": key_prefix,
+        "SIGNER_NAME": "a\x01b",
+    }
+    # A session of its own: should it start serving, it is stopped with every process it started.
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service.cli.main", "serve", "--port", str(free_port()),
+         "--no-worker"],
+        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        stdout, stderr = server.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.communicate()
+        pytest.fail("serve started with a signer name holding a control character")
+    assert server.returncode != 0
+    assert "Traceback" not in stdout + stderr
+    assert "printable" in stderr and "SIGNER_NAME" in stderr, stderr
