@@ -41,8 +41,10 @@ def verify(files: tuple[str, ...], vkey: str | None) -> None:
     """Check exported records (GET /games/{id}/export, `tabletape export`, or an archive file),
     from the files alone: no server, no store. For each: the seed against its commitment, a
     replay of every move by the rules, every event's hash and the chain to the head, and the
-    signed note (its signature by VKEY, its head and version the record's). One sentence per
-    file: what holds, or the first thing that does not. Without --key the note is checked
+    signed note (its signature by VKEY, its head and version the record's, the file's id,
+    status, created_at and finished_at the note's), and the file's result the replay's. One
+    sentence per file: what holds, or the first thing that does not; a file it cannot read is
+    said in a sentence too. Without --key the note is checked
     against the key the file names, which says nothing of who signed it (said so). Exit 0 only
     when every file holds."""
     from service.plugins import load_games

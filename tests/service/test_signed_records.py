@@ -215,7 +215,7 @@ def verify_by_command(tmp_path: Path, documents: list[Any], *args: str) -> list[
         path.write_text(json.dumps(document), encoding="utf-8")
         paths.append(str(path))
     done = subprocess.run(
-        [sys.executable, "-m", "service.cli.main", "verify", *paths, *args],
+        [sys.executable, "-m", "cli", "verify", *paths, *args],
         cwd=REPO, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert "Traceback" not in done.stdout + done.stderr, done.stderr
@@ -663,7 +663,7 @@ def test_tabletape_serve_with_a_signer_name_that_is_not_printable_exits_saying_w
     }
     # A session of its own: should it start serving, it is stopped with every process it started.
     server = subprocess.Popen(
-        [sys.executable, "-m", "service.cli.main", "serve", "--port", str(free_port()),
+        [sys.executable, "-m", "cli", "serve", "--port", str(free_port()),
          "--no-worker"],
         env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
