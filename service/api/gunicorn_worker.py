@@ -37,11 +37,11 @@ _MESSAGES = {
     500: "something went wrong on our side; the error is logged",
     501: "the request's Transfer-Encoding is not supported: send chunked or a Content-Length",
 }
-# gunicorn answers an unsupported Transfer-Encoding with 501: the request's fault all the same.
-_CODES = {501: "invalid_request"}
-# The statuses gunicorn answers that the contract's table lacks, and the one answered instead: a
-# request line too long (a URL with a long query) is a malformed request, 400 invalid_request.
-_STATUSES = {414: (400, "Bad Request")}
+# The statuses gunicorn answers that the contract's table lacks, each the request's fault: a
+# request line too long (a URL with a long query), headers too large or too many, an Expect it
+# cannot meet, an unsupported Transfer-Encoding. A client reads them as the malformed requests
+# they are: 400 invalid_request, with gunicorn's reason said in the message.
+_STATUSES = {status: (400, "Bad Request") for status in (414, 417, 431, 501)}
 
 
 class _JsonErrors(Worker):
@@ -115,7 +115,7 @@ def write_json_error(sock: socket.socket, status: int, reason: str, message: str
     # gunicorn's own text says what it found; a 500's (its configuration's) is for the log only.
     if message and status != 500:
         sentence = f"{sentence} ({message})"
-    error = {"code": _CODES.get(status) or code_of_status(status), "message": sentence,
+    error = {"code": code_of_status(status), "message": sentence,
              "details": {}}  # fmt: skip
     body = orjson.dumps(echoable({"error": error}))
     head = (
