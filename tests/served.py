@@ -22,6 +22,26 @@ START_SECONDS = 30
 STOP_SECONDS = 60
 
 
+def serve_refused(
+    env: dict[str, str], *args: str, port: int = 0, seconds: float = 30
+) -> tuple[int, str, str]:
+    """`tabletape serve` that must refuse to start: its exit code, stdout and stderr. Run in a
+    session of its own, so that should it start serving after all, it is stopped with every
+    process it started and the test fails saying so."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "cli", "serve", "--port", str(port or free_port()), *args],
+        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        stdout, stderr = server.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        stdout, stderr = server.communicate()
+        raise AssertionError(f"serve started where it must refuse to: {stderr}") from None
+    return server.returncode, stdout, stderr
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

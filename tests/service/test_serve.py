@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 import redis
 
-from tests.served import free_port, serving
+from tests.served import free_port, serve_refused, serving
 
 
 def request(url: str, body: object = None, token: str | None = None) -> tuple[int, dict[str, Any]]:
@@ -127,19 +126,8 @@ def test_serve_in_fsync_mode_on_a_store_that_cannot_fsync_exits_at_once_saying_w
         "TABLETAPE_DATA_DIR": str(tmp_path),
         "TABLETAPE_KEY_PREFIX": key_prefix,
     }
-    # A session of its own: should it hang, it is stopped with every process it started.
-    server = subprocess.Popen(
-        [sys.executable, "-m", "cli", "serve", "--port", str(port)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
-    )  # fmt: skip
-    try:
-        stdout, stderr = server.communicate(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.communicate()
-        pytest.fail("serve went on, on a store that cannot give DURABILITY=fsync")
-    assert server.returncode != 0
+    returncode, stdout, stderr = serve_refused(env, port=port, seconds=15)
+    assert returncode != 0
     reason = [line for line in stderr.splitlines() if "DURABILITY=fsync" in line]
     assert len(reason) == 1 and "appendfsync always" in reason[0], stderr
     assert "Traceback" not in stderr + stdout

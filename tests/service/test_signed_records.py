@@ -15,7 +15,6 @@ import hashlib
 import html
 import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -38,7 +37,7 @@ from service.signing.note import Signer
 from service.signing.verify import verify as verify_record
 from service.store.archive import Archive
 from tests.conftest import make_app
-from tests.served import free_port
+from tests.served import serve_refused
 from tests.support.api import assert_error, auth, create, legal, new_record, play_to_the_end
 from tests.support.workers import REPO, drain
 
@@ -661,19 +660,7 @@ def test_tabletape_serve_with_a_signer_name_that_is_not_printable_exits_saying_w
         "TABLETAPE_KEY_PREFIX": key_prefix,
         "SIGNER_NAME": "a\x01b",
     }
-    # A session of its own: should it start serving, it is stopped with every process it started.
-    server = subprocess.Popen(
-        [sys.executable, "-m", "cli", "serve", "--port", str(free_port()),
-         "--no-worker"],
-        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
-    )  # fmt: skip
-    try:
-        stdout, stderr = server.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.communicate()
-        pytest.fail("serve started with a signer name holding a control character")
-    assert server.returncode != 0
+    returncode, stdout, stderr = serve_refused(env, "--no-worker")
+    assert returncode != 0
     assert "Traceback" not in stdout + stderr
     assert "printable" in stderr and "SIGNER_NAME" in stderr, stderr
