@@ -1,8 +1,9 @@
 """OpenSkill ratings of finished games: rated once each, in the order the games finished.
 
-Plackett-Luce with its default parameters, one player per team, or a game's teams as OpenSkill
-teams (a score sheet's: ``Game.rating_teams``); a game's ``result`` may give its ``ranks`` (a
-score sheet's, lowest-wins ones included). A game's ranks are its winners
+Plackett-Luce with its default parameters (a game with tied ranks: its update averaged over the
+orders the ties could have been broken in, ``workers.rating_ties``), one player per team, or a
+game's teams as OpenSkill teams (a score sheet's: ``Game.rating_teams``); a game's ``result`` may
+give its ``ranks`` (a score sheet's, lowest-wins ones included). A game's ranks are its winners
 first (rank 1, shared), then the other seats by score, higher first, equal scores sharing a rank
 (every game scores so that more is better: its ``result``'s scores are points, pears or health
 left).
@@ -39,6 +40,7 @@ from service.stats.ratings import (
     played_suffix,
 )
 from service.store.connection import StoreClient
+from workers.rating_ties import Skill, rate_with_ties
 
 
 @functools.cache
@@ -96,6 +98,17 @@ def ranks_of(winners: Iterable[int], scores: Sequence[Number]) -> tuple[int, ...
     return tuple(1 if seat in won else rank_of_score[score] for seat, score in enumerate(scores))
 
 
+def rate_units(units: Sequence[Sequence[Skill]], ranks: Sequence[int]) -> list[list[Skill]]:
+    """Every unit's players' (mu, sigma) after one game: Plackett-Luce's own update when no two
+    units tie (the contract wants its floats exactly), else its update averaged over the orders
+    the ties could have been broken in, which keeps the joint winners above the third."""
+    if len(set(ranks)) < len(ranks):
+        return rate_with_ties(model(), units, ranks)
+    teams = [[model().rating(mu=mu, sigma=sigma) for mu, sigma in unit] for unit in units]
+    rated = model().rate(teams, ranks=list(ranks))
+    return [[(rating.mu, rating.sigma) for rating in team] for team in rated]
+
+
 @dataclass(frozen=True)
 class Replayed:
     """One game rated: its players' ratings before and after it, seat by seat."""
@@ -116,15 +129,12 @@ def replay(
         new_player: Rating = (model().mu, model().sigma, 0)
         before = [ratings.get(player, new_player) for player in game.players]
         units = game.units
-        teams = [
-            [model().rating(mu=before[seat][0], sigma=before[seat][1]) for seat in unit]
-            for unit in units
-        ]
-        rated = model().rate(teams, ranks=[game.ranks[unit[0]] for unit in units])
+        rated = rate_units([[before[seat][:2] for seat in unit] for unit in units],
+                           [game.ranks[unit[0]] for unit in units])  # fmt: skip
         after = list(before)
         for unit, team in zip(units, rated, strict=True):
-            for seat, rating in zip(unit, team, strict=True):
-                after[seat] = (rating.mu, rating.sigma, before[seat][2] + 1)
+            for seat, (mu, sigma) in zip(unit, team, strict=True):
+                after[seat] = (mu, sigma, before[seat][2] + 1)
         for player, rating in zip(game.players, after, strict=True):
             ratings[player] = rating
         replayed.append(Replayed(game, before, after))
