@@ -32,7 +32,7 @@ from openskill.models import (
     ThurstoneMostellerPart,
 )
 
-from workers.rating_ties import Skill, rate_with_ties
+from service.stats.ratings.ties import Skill, rate_with_ties
 
 # An update: every unit's players' (mu, sigma) before, ranks per unit -> the same after.
 Update = Callable[[Sequence[Sequence[Skill]], Sequence[int]], list[list[Skill]]]

@@ -3,8 +3,8 @@ players (or teams), random tie patterns, equal and unequal starting ratings; a g
 tie rated by OpenSkill's Plackett-Luce exactly; and a tie for first through the archive job on
 the real Redis server, rebuilt to the same ratings.
 
-The properties are checked through ``workers.ratings.replay``, the one place the model is
-applied, for the live updates and the rebuild alike."""
+The properties are checked through ``service.stats.ratings.model.replay``, the one place the
+model is applied, for the live updates and the rebuild alike."""
 
 from __future__ import annotations
 
@@ -18,13 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from service.stats.ratings import Rating, conservative
+from service.stats.ratings.model import RatedGame, Rating, conservative, replay
+from service.stats.ratings.ties import rate_with_ties
+from service.stats.rebuild import rebuild_stats
 from tests.support.api import append, create
 from tests.support.stats import every_stats_key
 from tests.support.workers import drain
-from workers.rating_ties import rate_with_ties
-from workers.ratings import RatedGame, replay
-from workers.stats import rebuild_stats
 
 NEW: Rating = (PlackettLuce().mu, PlackettLuce().sigma, 0)
 

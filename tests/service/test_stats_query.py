@@ -22,8 +22,15 @@ import redis
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
-from service.stats.figures import StatsFilter, StatsKeys, game_stats, player_stats, versus_stats
+from service.stats.counting import count_many
+from service.stats.game_figures import figures_of
+from service.stats.keys import StatsKeys
 from service.stats.periods import DayFilter, periods_between
+from service.stats.ratings import writing as ratings_module
+from service.stats.ratings.model import RatedGame
+from service.stats.ratings.ties import rate_with_ties
+from service.stats.reading import StatsFilter, game_stats, player_stats, versus_stats
+from service.stats.rebuild import rebuild_stats
 from service.store.connection import StoreClient
 from tests.conftest import make_app
 from tests.finished_games import Played, play
@@ -36,9 +43,6 @@ from tests.support.stats import (
     expected_game_stats,
     expected_player,
 )
-from workers import ratings as ratings_module
-from workers.rating_ties import rate_with_ties
-from workers.stats import count_many, figures_of, rebuild_stats
 
 FINISHED_AT = [
     "2024-12-31T23:59:59.999Z",
@@ -482,7 +486,7 @@ def test_equal_ratings_are_listed_by_name_ascending_across_pages(
         ("g3", ("Ben", "Eve"), (1, 2)),
     ]:
         ratings_module.rate_game(
-            real_redis, keys, ratings_module.RatedGame("mada", game_id, at, players, ranks)
+            real_redis, keys, RatedGame("mada", game_id, at, players, ranks)
         )
     board = board_of(http, limit=1)
     assert [row["player"] for row in board] == ["Ben", "Dan", "Ana", "Zoé", "Caro", "Eve"]

@@ -5,7 +5,7 @@ OpenSkill 6.2's own ``PlackettLuce`` rates a tie so that, from equal ratings, th
 [1, 1, 3, 4] ends above the two tied first. Here a tie is instead every order of the tied units
 taken as equally likely, and the update is Plackett-Luce's, term by term, averaged over those
 orders. A game without ties is one order: the same terms as ``PlackettLuce().rate`` (which
-``workers.ratings`` still calls for it, so those ratings stay its floats exactly).
+``service.stats.ratings.model`` still calls for it, so those ratings stay its floats exactly).
 
 Plackett-Luce (Weng and Lin 2011, algorithm 4) moves unit ``i`` by sums over every unit ``q``
 placed at or above it, each term depending on ``C_q``, the strength of ``q`` and of every unit
