@@ -34,6 +34,7 @@ from service.stats.keys import (
 )
 from service.stats.periods import DayFilter, periods_covering
 from service.store.connection import StoreClient
+from service.store.scripts import lua_source
 
 
 @dataclass(frozen=True)
@@ -138,36 +139,10 @@ def _games_of_count(field_name: str) -> int | None:
 
 
 def _sum(client: StoreClient, buckets: list[str], sections: int) -> list[list[str]]:
-    """Each section's buckets summed field by field."""
-    summed: list[list[str]] = client.register_script(_SUM_SCRIPT)(keys=buckets, args=[sections])
+    """Each section's buckets summed field by field, by Redis (``lua/sum_buckets.lua``)."""
+    script = client.register_script(lua_source(__package__, "sum_buckets"))
+    summed: list[list[str]] = script(keys=buckets, args=[sections])
     return summed
-
-
-# KEYS: the buckets, section by section in turn; ARGV[1]: how many sections. The sums of each
-# section's hashes, field by field, as flat [field, value...] lists, values in %.17g (a double
-# read back exactly; counts are whole numbers, exact up to 2^53).
-_SUM_SCRIPT = """
-local sections = tonumber(ARGV[1])
-local sums = {}
-for s = 1, sections do sums[s] = {} end
-for i = 1, #KEYS do
-    local sum = sums[((i - 1) % sections) + 1]
-    local flat = redis.call('HGETALL', KEYS[i])
-    for j = 1, #flat, 2 do
-        sum[flat[j]] = (sum[flat[j]] or 0) + tonumber(flat[j + 1])
-    end
-end
-local answer = {}
-for s = 1, sections do
-    local flat = {}
-    for name, value in pairs(sums[s]) do
-        flat[#flat + 1] = name
-        flat[#flat + 1] = string.format('%.17g', value)
-    end
-    answer[s] = flat
-end
-return answer
-"""
 
 
 def _pairs(flat: list[str]) -> dict[str, str]:
