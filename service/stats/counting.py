@@ -5,7 +5,8 @@ The archive job counts the games it archives (``count_many``: one or an import's
 each guarded on its own; ``count_game`` is one game's, from its replay). What a game adds is
 ``service.stats.game_figures``; here it becomes increments of the hashes ``service.stats.keys``
 names, sent to one guarded script (``lua/count.lua``), so a crash or a second run never counts a
-game twice, nor half of it.
+game twice, nor half of it. The ratings are called through their module (``ratings.rate_games``),
+where the tests replace them to stop a job between its count and its rating.
 """
 
 from __future__ import annotations
