@@ -7,8 +7,8 @@
    game's figures: the guarded count script, then the rating), fed made-up figures of Mada games
    of 2 to 5 players; about 2% arrive late (archived after a game that finished after them).
    Many games go in one round trip (each still its own guarded script call), and a second
-   process counts the figures while this one rates the games (``workers.stats.count_many``'s
-   two halves): Python's work and Redis's overlap.
+   process counts the figures while this one rates the games
+   (``service.stats.counting.count_many``'s two halves): Python's work and Redis's overlap.
 2. Queries: ``GET /stats/mada`` with each filter, a player's filtered figures, head to head and
    ``/ratings/mada``, through the Flask app in process (its test client: no HTTP server, so the
    figures are the view's and Redis's work), interleaved so that a drift of the machine hits
@@ -37,10 +37,11 @@ import redis
 
 from bench.stats import latency_summary, ratio
 from service import create_app
-from service.stats.figures import PlayFigures
+from service.stats.counting import count_many_figures, rate_many
+from service.stats.game_figures import GameFigures, PlayFigures
+from service.stats.rebuild import rebuild_stats
 from service.store.archive import Archive, archive_document
 from tests.finished_games import play
-from workers.stats import GameFigures, count_many_figures, rate_many, rebuild_stats
 
 TARGET_P99_MS = 50.0
 # Games per round trip of the fill, each still its own guarded count script.
@@ -168,7 +169,7 @@ def _made_up(chooser: random.Random, game_id: str, moment: datetime) -> GameFigu
     winners = tuple(seat for seat, score in enumerate(scores) if score == max(scores))
     first = chooser.randrange(seats)
     tried = chooser.randint(0, 12)
-    # The fields workers.stats.figures_of makes.
+    # The fields service.stats.game_figures.figures_of makes.
     totals = {
         "events": chooser.randint(40, 160),
         f"players:{seats}:games": 1,

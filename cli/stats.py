@@ -22,9 +22,10 @@ def rebuild() -> None:
     # Imported here: `tabletape` loads this group for every command, and most need no store.
     from service.config import load_config
     from service.plugins import load_games
+    from service.stats.game_figures import StatsError
+    from service.stats.rebuild import rebuild_stats
     from service.store.connection import close, connect
     from service.store.embedded import ensure_embedded_redis
-    from workers.stats import StatsError, rebuild_stats
 
     config = load_config()
     load_games(config["GAMES"])

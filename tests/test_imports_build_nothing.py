@@ -22,7 +22,8 @@ def modules_loaded_by(statement: str) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "module", ["service.store.chain", "service.store.events", "workers.archive", "workers.stats"]
+    "module",
+    ["service.store.chain", "service.store.events", "workers.archive", "service.stats.counting"],
 )
 def test_the_store_and_the_workers_load_without_the_web_app(module: str) -> None:
     loaded = modules_loaded_by(f"import {module}")
@@ -30,7 +31,7 @@ def test_the_store_and_the_workers_load_without_the_web_app(module: str) -> None
 
 
 def test_the_rating_model_is_made_when_a_game_is_first_rated_not_at_import() -> None:
-    made = "import workers.ratings as r\nprint(r.model.cache_info().currsize)\n"
+    made = "import service.stats.ratings.model as r\nprint(r.model.cache_info().currsize)\n"
     probe = subprocess.run(
         [sys.executable, "-c", made], cwd=ROOT, capture_output=True, text=True, check=True
     )

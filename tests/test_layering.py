@@ -3,7 +3,7 @@
                                          cli  (the `tabletape` command)
                                        /     \
                                       v       v
-    domain  <-  service.store  <-  service.api, service.pages, service.stats       workers
+    domain  <-  service.store  <-  service.api, service.pages, service.stats  <-  workers
                       ^                                                              |
                       +--------------------------------------------------------------+
 
@@ -15,8 +15,11 @@
 - the store stands on the domain alone;
 - the use cases (``service/games/``) stand on the domain, the store and the service's hall
   (errors), never on the API, the pages, the statistics or the command line;
-- the workers stand on the domain, the store, the statistics' key layout and the configuration,
-  never on the API or the pages; the API enqueues their jobs by dotted name;
+- the workers hold the RQ jobs alone: they stand on the domain, the store, the statistics'
+  entry points (a game's figures, their counting) and the configuration, never on the API or the
+  pages; the API enqueues their jobs by dotted name;
+- the statistics (``service/stats/``) are one room: the only one that knows where the figures and
+  ratings lie (``service.stats.keys``), so the only one that writes them;
 - the command line (``cli/``) is the top package: the only one that imports the workers, and
   imported by none; ``service/`` imports nothing of the workers;
 - no module imports itself back through any other, at any depth, and
@@ -162,6 +165,38 @@ def test_the_workers_use_the_store_and_the_statistics_never_the_api_or_the_pages
     assert [
         m for m, i in import_graph().items() if m.startswith("workers") and "service" in i
     ] == []
+
+
+def test_the_workers_leave_the_statistics_to_their_room() -> None:
+    # A job calls the statistics' entry points; how a game is counted, rated or read, and where
+    # its figures lie, is the statistics room's alone.
+    entry_points = {"service.stats.game_figures", "service.stats.counting"}
+    reached = {
+        other
+        for module, imported in import_graph().items()
+        if room_of(module) == "workers"
+        for other in imported
+        if room_of(other) == "service.stats"
+    }
+    assert reached <= entry_points, reached - entry_points
+
+
+def test_the_statistics_room_alone_knows_where_the_figures_lie() -> None:
+    # The key layout is imported by the statistics' own modules alone, and no other file spells
+    # its hash tag: nothing else can write (or read) a statistics key behind the room's back.
+    assert [
+        module
+        for module, imported in import_graph().items()
+        if "service.stats.keys" in imported and room_of(module) != "service.stats"
+    ] == []
+    spelt = [
+        str(path.relative_to(ROOT))
+        for room in ("cli", "service", "workers")
+        for path in sorted((ROOT / room).rglob("*.py"))
+        if "{stats}" in path.read_text(encoding="utf-8")
+        and not path.is_relative_to(ROOT / "service" / "stats")
+    ]
+    assert spelt == []
 
 
 def importers_of(package: str) -> list[str]:

@@ -1,1 +1,2 @@
-"""RQ workers: the jobs that run after a game's last move (archiving, statistics)."""
+"""RQ jobs and their queue: the archive job that runs after a game's last move, and counts the
+game through the statistics (``service.stats``)."""

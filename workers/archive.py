@@ -28,6 +28,8 @@ from typing import Any, TypeVar
 
 from service.config import load_config
 from service.signing import KeyRing, NoSigningKeyError, SigningKeyError, sign_head
+from service.stats import counting
+from service.stats.game_figures import GameFigures, StatsError, figures_of, figures_of_archived
 from service.store.archive import Archive, archive_document
 from service.store.audit import audit_game
 from service.store.connection import STORE_UNAVAILABLE, StoreClient, close, connect, same_server
@@ -35,7 +37,6 @@ from service.store.damage import DamagedRecordError
 from service.store.events import EventStore
 from service.store.queue import mark_refused
 from service.store.records import DamagedHeader, GameRecord
-from workers import stats
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -93,7 +94,7 @@ class _Written:
     """A finished game whose archive file is written: to be counted, then marked archived."""
 
     record: GameRecord
-    figures: stats.GameFigures
+    figures: GameFigures
     document: dict[str, Any]
 
 
@@ -109,7 +110,7 @@ def _archive_many(
         else:
             written.append(found)
     # Each game's count is guarded on its own (counted once, rated once), as one game's is.
-    stats.count_many(store.redis, store.prefix, [game.figures for game in written])
+    counting.count_many(store.redis, store.prefix, [game.figures for game in written])
     for game in written:
         outcomes[game.record.id] = _marked_archived(store, archive, game, trim)
     return outcomes
@@ -147,8 +148,8 @@ def _written(
     # that cannot be told (a finished_at that is no date) refuse the game before its file is
     # written: a job that failed on them would fail at every retry and every start.
     try:
-        figures = stats.figures_of(record, audit.standing, audit.states)
-    except stats.StatsError as error:
+        figures = figures_of(record, audit.standing, audit.states)
+    except StatsError as error:
         return _refuse(store, game_id, [str(error)])
     document = archive_document(record, events)
     document.update(_note_of_archive(ring, record))
@@ -198,8 +199,8 @@ def _withdraw_undone_finish(store: EventStore, archive: Archive, record: GameRec
 def _withdraw(store: EventStore, archive: Archive, document: dict[str, Any]) -> None:
     """Withdraw the figures of the finish ``document`` archived, then supersede its file: a job
     killed between the two withdraws nothing twice when it runs again (the count's guard)."""
-    figures = stats.figures_of_file(archive.path(document["id"]), document)
-    stats.withdraw_figures(store.redis, store.prefix, figures)
+    figures = figures_of_archived(document, str(archive.path(document["id"])))
+    counting.withdraw_figures(store.redis, store.prefix, figures)
     archive.supersede(document)
     log.info("game %s reopened: the figures of its finish at %s are withdrawn",
              document["id"], document["version"])  # fmt: skip

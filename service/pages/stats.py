@@ -16,7 +16,7 @@ from marshmallow import Schema, ValidationError
 from domain.game import Game
 from service.errors import InvalidRequestError
 from service.stats.api import filters_of
-from service.stats.figures import StatsFilter, game_stats, stats_games, versus_stats
+from service.stats.reading import StatsFilter, game_stats, stats_games, versus_stats
 from service.stats.titles import rules_for, titles
 from service.store.connection import StoreClient
 

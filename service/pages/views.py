@@ -57,8 +57,8 @@ from service.pages.stats import (
 )
 from service.signing import Checkpoint, NoSigningKeyError
 from service.stats.api import two_names
-from service.stats.figures import game_stats, known_players, player_stats, versus_stats
-from service.stats.ratings import leaderboard, player_ratings, rating_history
+from service.stats.ratings.reading import leaderboard, player_ratings, rating_history
+from service.stats.reading import game_stats, known_players, player_stats, versus_stats
 from service.stats.schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, RatingsQuerySchema
 from service.stats.titles import counts_played, rules_for
 from service.store.chain import seed_commitment

@@ -1,10 +1,11 @@
 """The statistics of finished games: GET /stats/{game}, /players/{name}/stats,
 /players/{a}/versus/{b}, /ratings/{game} and /players/{name}/ratings/{game}/history.
 
-The figures and ratings are projections the archive job keeps in Redis (``workers.stats``,
-``workers.ratings``); a view only reads them, through the read models (``service.stats.figures``,
-``service.stats.ratings``). Errors are raised, as everywhere: a game named in the path that does not
-exist is a 404, like an unknown game id; a malformed filter is a 400.
+The figures and ratings are projections the archive job keeps in Redis
+(``service.stats.counting``, ``service.stats.ratings.writing``); a view only reads them, through
+the read models (``service.stats.reading``, ``service.stats.ratings.reading``). Errors are raised,
+as everywhere: a game named in the path that does not exist is a 404, like an unknown game id; a
+malformed filter is a 400.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from service.api.requests import ascii_int
 from service.api.views import ApiBlueprint, error_doc
 from service.errors import InvalidRequestError, NotFoundError
 from service.jsonio import json_response
-from service.stats.figures import StatsFilter, game_stats, player_stats, versus_stats
-from service.stats.ratings import leaderboard, player_ratings, rating_history
+from service.stats.ratings.reading import leaderboard, player_ratings, rating_history
+from service.stats.reading import StatsFilter, game_stats, player_stats, versus_stats
 from service.stats.schemas import (
     GameStatsQuerySchema,
     GameStatsSchema,

@@ -1,7 +1,8 @@
 """Marshmallow schemas of the statistics: their filters, which they load, and their bodies,
 which they only describe (for the OpenAPI document of /stats, /players and /ratings).
 
-The bodies are built by the read models (``service.stats.figures``, ``service.stats.ratings``).
+The bodies are built by the read models (``service.stats.reading``,
+``service.stats.ratings.reading``).
 Rates are fractions from 0 to 1, and 0 when there is nothing to divide by.
 """
 

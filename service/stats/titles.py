@@ -5,7 +5,7 @@ a score sheet under its title's key ("Azul" -> ``azul``), so ``/stats/azul`` and
 read figures written like any game's. What the statistics must know of titles:
 
 - which keys there are: the games with rules, the title keys counted (the ``titles`` hash of the
-  statistics, ``service.stats.figures``), and the keys of titles not finished yet (the store's
+  statistics, ``service.stats.keys``), and the keys of titles not finished yet (the store's
   index ``games:titles``, written when a game of a title is created or imported): a title with no
   finished game is a game with zeros, and a key that is none of these is a 404 naming the closest;
 - whose rules read a title's figures (the game that recorded it: its summary);
@@ -26,8 +26,9 @@ from typing import Any
 from domain import game_names, get_game
 from domain.errors import UnknownGameError
 from domain.game import Game
-from service.stats.figures import StatsKeys, counted_titles, title_suffix
+from service.stats.keys import StatsKeys, title_suffix
 from service.stats.periods import finished_day
+from service.stats.reading import counted_titles
 from service.store.connection import StoreClient
 from service.store.keys import Keys
 

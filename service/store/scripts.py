@@ -23,9 +23,15 @@ from service.store.connection import StoreClient, acknowledged_writes
 
 
 @cache
+def lua_source(package: str, name: str) -> str:
+    """The text of ``lua/<name>.lua`` shipped with ``package`` (read once per process): the
+    store's scripts here, the statistics' in ``service/stats/lua/``."""
+    return (files(package) / "lua" / f"{name}.lua").read_text(encoding="utf-8")
+
+
 def source(name: str) -> str:
-    """The text of ``lua/<name>.lua``, shipped with the package (read once per process)."""
-    return (files(__package__) / "lua" / f"{name}.lua").read_text(encoding="utf-8")
+    """The text of the store's ``lua/<name>.lua``."""
+    return lua_source(__package__, name)
 
 
 class Scripts:

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+from service.stats import counting
+from service.stats.ratings import writing as ratings
 from service.store.events import EventStore
-from workers import archive, ratings, stats
+from workers import archive
 
 
 def archive_then_hang(game_id: str, *, hang_before: str, marker: str, **job_args: Any) -> str:
@@ -24,7 +26,7 @@ def archive_then_hang(game_id: str, *, hang_before: str, marker: str, **job_args
         time.sleep(120)
 
     target = {
-        "count": mock.patch.object(stats, "count_many", hang),
+        "count": mock.patch.object(counting, "count_many", hang),
         "rate": mock.patch.object(ratings, "rate_games", hang),
         "mark": mock.patch.object(EventStore, "mark_archived", hang),
     }[hang_before]

@@ -23,7 +23,7 @@ from redis.exceptions import ClusterDownError, SlotNotCoveredError, TryAgainErro
 
 from service.app import build_services
 from service.config import load_config
-from service.stats.figures import LIVE_ROOT, StatsKeys
+from service.stats.keys import LIVE_ROOT, StatsKeys
 from service.store.connection import StoreClient, close, connect
 from service.store.events import EventStore
 from service.store.records import Appended, Conflict

@@ -464,7 +464,7 @@ def expected_ratings(
     client: FlaskClient, game_ids: list[str]
 ) -> dict[str, tuple[float, float, int]]:
     """The ratings of the games, rated one by one in the order they were played."""
-    from workers.ratings import RatedGame, replay
+    from service.stats.ratings.model import RatedGame, replay
 
     games = [game_of(client, game_id) for game_id in game_ids]
     rated = sorted(

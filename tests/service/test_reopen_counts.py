@@ -15,6 +15,8 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.stats import counting
+from service.stats.rebuild import rebuild_stats
 from service.store.archive import Archive
 from service.store.connection import StoreClient
 from service.store.events import EventStore
@@ -22,8 +24,6 @@ from tests.conftest import make_app
 from tests.support.api import append, auth, create, play_to_the_end
 from tests.support.stats import every_stats_key
 from tests.support.workers import drain
-from workers import stats
-from workers.stats import rebuild_stats
 
 RETRACT = {"type": "retract"}
 
@@ -137,7 +137,7 @@ def test_a_game_reopened_while_its_job_counts_it_is_withdrawn(
     app: Flask, client: FlaskClient
 ) -> None:
     game = finished(client, ["Ana", "Ben"], seed=7)
-    count_many = stats.count_many
+    count_many = counting.count_many
 
     def count_then_reopen(*args: Any, **kwargs: Any) -> int:
         counted = count_many(*args, **kwargs)
@@ -145,7 +145,7 @@ def test_a_game_reopened_while_its_job_counts_it_is_withdrawn(
         assert append(client, game, RETRACT).status_code == 201
         return counted
 
-    with mock.patch.object(stats, "count_many", count_then_reopen):
+    with mock.patch.object(counting, "count_many", count_then_reopen):
         drain(app)
     assert status(client, game) == "active"
     assert figures(client)["game"]["games"] == 0

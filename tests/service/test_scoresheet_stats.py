@@ -15,11 +15,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
+from service.stats.rebuild import rebuild_stats
 from service.stats.titles import moment
 from tests.support.api import append, assert_error, create
 from tests.support.stats import every_stats_key
 from tests.support.workers import drain
-from workers.stats import rebuild_stats
 
 
 def sheet(

@@ -19,7 +19,10 @@ from flask.testing import FlaskClient
 
 from cli.stats import stats as stats_command
 from service.stats.api import stats as stats_blueprint
-from service.stats.figures import game_stats, player_stats
+from service.stats.counting import count_game
+from service.stats.game_figures import StatsError, figures_of, replay_states
+from service.stats.reading import game_stats, player_stats
+from service.stats.rebuild import rebuild_stats
 from service.store.archive import Archive, archive_document
 from service.store.connection import StoreClient
 from tests.conftest import make_app
@@ -33,7 +36,6 @@ from tests.support.stats import (
     expected_game_stats,
     expected_player,
 )
-from workers.stats import StatsError, count_game, figures_of, rebuild_stats, replay_states
 
 
 @pytest.fixture

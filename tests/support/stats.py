@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import redis
 
+from service.stats.counting import count_game
 from service.store.archive import Archive, archive_document
 from tests.finished_games import GAME, Played
-from workers.stats import count_game
 
 NAMES = ["Ana", "Ben", "Caro", "Dan", "Zoé: the 2nd"]
 

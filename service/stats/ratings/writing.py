@@ -1,137 +1,45 @@
-"""OpenSkill ratings of finished games: rated once each, in the order the games finished.
-
-Plackett-Luce with its default parameters, one player per team, or a game's teams as OpenSkill
-teams (a score sheet's: ``Game.rating_teams``); a game's ``result`` may give its ``ranks`` (a
-score sheet's, lowest-wins ones included). A game's ranks are its winners
-first (rank 1, shared), then the other seats by score, higher first, equal scores sharing a rank
-(every game scores so that more is better: its ``result``'s scores are points, pears or health
-left).
+"""Ratings in Redis: each finished game rated once, in the order the games finished.
 
 The order matters: a rating update depends on the ratings before it. The archive jobs of two
 games may run in either order, so a game is put in its place by its ``finished_at`` (then id),
 and when it lands before games already rated, those are rated again after it, from the inputs
-each game keeps (``service.stats.ratings`` lists the keys). The update is computed here in Python
-and written in one MULTI under WATCH of the game's order: two workers never interleave, a conflict
-is retried, and a game already in the order is never rated twice. ``replay`` is the one place the
-model is applied, for the live updates and the rebuild alike, so both give the same floats.
+each game keeps (``service.stats.keys`` lists the keys). The update is computed in Python
+(``service.stats.ratings.model.replay``, the same for the live updates and the rebuild) and
+written in one MULTI under WATCH of the game's order: two workers never interleave, a conflict
+is retried, and a game already in the order is never rated twice.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import redis
-from openskill.models import PlackettLuce
 
-from service.stats.figures import Number, StatsKeys
-from service.stats.ratings import (
-    Rating,
-    board_score,
+from service.stats.keys import (
+    StatsKeys,
     board_suffix,
     current_suffix,
     games_suffix,
     order_suffix,
     played_suffix,
+    rating_suffixes,
+)
+from service.stats.ratings.model import (
+    RatedGame,
+    Rating,
+    Replayed,
+    conservative,
+    finish_order,
+    replay,
 )
 from service.store.connection import StoreClient
 
 
-@functools.cache
-def model() -> PlackettLuce:
-    """OpenSkill's Plackett-Luce with its default parameters: made when a game is first rated,
-    not when the module is imported."""
-    return PlackettLuce()
-
-
-@dataclass(frozen=True)
-class RatedGame:
-    """What rating one game takes: who sat where, how each seat ranked, and when it ended."""
-
-    game: str
-    game_id: str
-    finished_at: str
-    players: tuple[str, ...]
-    ranks: tuple[int, ...]
-    # Seats rated as one team each (a score sheet's teams); empty: each seat alone.
-    teams: tuple[tuple[int, ...], ...] = ()
-
-    @property
-    def units(self) -> tuple[tuple[int, ...], ...]:
-        """The teams as rated: each seat alone unless the game had teams."""
-        return self.teams or tuple((seat,) for seat in range(len(self.players)))
-
-    @classmethod
-    def kept(cls, game: str, game_id: str, kept: Mapping[str, Any]) -> RatedGame:
-        """A rated game again from what the ratings keep of it (``_kept_json``)."""
-        teams = tuple(tuple(team) for team in kept.get("teams") or ())
-        players, ranks = tuple(kept["players"]), tuple(kept["ranks"])
-        return cls(game, game_id, kept["finished_at"], players, ranks, teams)
-
-    @property
-    def order(self) -> tuple[int, str]:
-        return finish_order(self.finished_at), self.game_id
-
-
-def finish_order(finished_at: str) -> int:
-    """``finished_at`` in whole microseconds since the epoch: exact as a sorted set's score."""
-    moment = datetime.fromisoformat(finished_at)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-def ranks_of(winners: Iterable[int], scores: Sequence[Number]) -> tuple[int, ...]:
-    """Rank 1 for every winner; then the other seats by score, the highest first, equal scores
-    sharing a rank."""
-    won = set(winners)
-    others = sorted({score for seat, score in enumerate(scores) if seat not in won}, reverse=True)
-    first_after_winners = 2 if won else 1
-    rank_of_score = {score: first_after_winners + place for place, score in enumerate(others)}
-    return tuple(1 if seat in won else rank_of_score[score] for seat, score in enumerate(scores))
-
-
-@dataclass(frozen=True)
-class Replayed:
-    """One game rated: its players' ratings before and after it, seat by seat."""
-
-    game: RatedGame
-    before: list[Rating]
-    after: list[Rating]
-
-
-def replay(
-    games: Iterable[RatedGame], start: Mapping[str, Rating]
-) -> tuple[list[Replayed], dict[str, Rating]]:
-    """Rate ``games`` in the order given, from the ratings ``start`` holds (a new player's
-    default otherwise); every game rated, and the ratings after the last."""
-    ratings = dict(start)
-    replayed = []
-    for game in games:
-        new_player: Rating = (model().mu, model().sigma, 0)
-        before = [ratings.get(player, new_player) for player in game.players]
-        units = game.units
-        teams = [
-            [model().rating(mu=before[seat][0], sigma=before[seat][1]) for seat in unit]
-            for unit in units
-        ]
-        rated = model().rate(teams, ranks=[game.ranks[unit[0]] for unit in units])
-        after = list(before)
-        for unit, team in zip(units, rated, strict=True):
-            for seat, rating in zip(unit, team, strict=True):
-                after[seat] = (rating.mu, rating.sigma, before[seat][2] + 1)
-        for player, rating in zip(game.players, after, strict=True):
-            ratings[player] = rating
-        replayed.append(Replayed(game, before, after))
-    return replayed, ratings
-
-
-# --- in Redis ----------------------------------------------------------------------------------
+def board_score(mu: float, sigma: float) -> float:
+    """A player's score on the board: the rating negated (``service.stats.keys``: best first)."""
+    return -conservative(mu, sigma)
 
 
 def rate_game(client: StoreClient, keys: StatsKeys, game: RatedGame) -> bool:
@@ -225,21 +133,11 @@ def unrate_game(client: StoreClient, keys: StatsKeys, game_name: str, game_id: s
                             keys.key(board_suffix(game_name)), {player: board_score(mu, sigma)}
                         )
                 if last_of_its_kind:
-                    pipe.srem(keys.index, *_rating_suffixes(game_name))
+                    pipe.srem(keys.index, *rating_suffixes(game_name))
                 pipe.execute()
                 return True
             except redis.WatchError:
                 continue
-
-
-def _rating_suffixes(game_name: str) -> tuple[str, ...]:
-    """The keys of a game type's ratings, as the statistics' index names them."""
-    return (
-        order_suffix(game_name),
-        board_suffix(game_name),
-        games_suffix(game_name),
-        current_suffix(game_name),
-    )
 
 
 def _rated_after(
@@ -320,7 +218,7 @@ def write_replayed(
     # The rebuild's swap renames exactly the keys the index names.
     pipe.sadd(
         keys.index,
-        *_rating_suffixes(game_name),
+        *rating_suffixes(game_name),
         *(played_suffix(game_name, player) for player in touched),
     )
 

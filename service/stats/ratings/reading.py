@@ -1,21 +1,8 @@
-"""The ratings' read model: where each game's OpenSkill ratings lie in Redis, and their JSON.
+"""The ratings as the API and the pages read them: a game's leaderboard, a player's ratings and
+their history, as the contract's JSON.
 
-``workers.ratings`` writes them, once per finished game, in the order games finished; the API
-only reads them, through this module. Keys, under the statistics' root (``<prefix>{stats}``, see
-``service.stats.figures``), per game ``<g>``:
-
-- ``ratings:<g>:order`` sorted set: game id -> its ``finished_at`` in microseconds since the epoch.
-  Redis orders equal scores by member, so the set's order is the finish order: ``finished_at``,
-  then id. A game's presence is also the guard that rates it once.
-- ``ratings:<g>:games`` hash: game id -> JSON of what its rating used and gave, seat by seat:
-  ``{"finished_at", "players", "ranks", "before", "after"}``, ``before``/``after`` as
-  ``[mu, sigma, games]``. The inputs let a game archived late be put back in its place and the
-  games after it rated again; ``after`` is each player's rating history.
-- ``ratings:<g>:current`` hash: player -> JSON ``[mu, sigma, games]`` after their latest game.
-- ``ratings:<g>:board`` sorted set: player -> ``-(mu - 3 * sigma)``, the leaderboard: negated,
-  so that read from the lowest score up it is best first and, as Redis orders equal scores by
-  member, equal ratings by name ascending.
-- ``ratings:<g>:played:<player>`` sorted set: the player's game ids, scored as in ``order``.
+``service.stats.ratings.writing`` writes them, once per finished game, in the order games
+finished; the API only reads them, here. Where each lies is ``service.stats.keys``.
 """
 
 from __future__ import annotations
@@ -23,42 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from service.stats.figures import StatsKeys, stats_games
+from service.stats.keys import StatsKeys, board_suffix, current_suffix, games_suffix, played_suffix
+from service.stats.ratings.model import Rating, conservative
+from service.stats.reading import stats_games
 from service.stats.titles import rules_for
 from service.store.connection import StoreClient
-
-# A player's rating as kept: mu, sigma and the number of games rated.
-Rating = tuple[float, float, int]
-
-
-def order_suffix(game: str) -> str:
-    return f"ratings:{game}:order"
-
-
-def games_suffix(game: str) -> str:
-    return f"ratings:{game}:games"
-
-
-def current_suffix(game: str) -> str:
-    return f"ratings:{game}:current"
-
-
-def board_suffix(game: str) -> str:
-    return f"ratings:{game}:board"
-
-
-def played_suffix(game: str, player: str) -> str:
-    return f"ratings:{game}:played:{player}"
-
-
-def conservative(mu: float, sigma: float) -> float:
-    """The rating shown and ranked by: a skill the player very likely has at least."""
-    return mu - 3 * sigma
-
-
-def board_score(mu: float, sigma: float) -> float:
-    """A player's score on the board: the rating negated (see the module's docstring)."""
-    return -conservative(mu, sigma)
 
 
 def rating_json(rating: Rating) -> dict[str, Any]:

@@ -1,60 +1,9 @@
-"""The statistics' read model: where the figures lie in Redis, and the API's JSON of them.
+"""The figures as the API and the pages read them: a game's, a player's, head to head, each over
+the games a filter lets through, as the contract's JSON.
 
-The archive job writes them (``workers.stats``: counted once per finished game, rebuilt from the
-archive); the API and the pages only read them, through this module, and so never import the
-workers.
-
-Keys, all under ``<prefix>{stats}`` (one hash tag: one script or one MULTI may touch them all, and
-in a Redis Cluster they share a slot, on one master). A rebuild writes under
-``<prefix>{stats}rebuild-<hex>``, whose hash tag is the same ``{stats}``: the count script, which
-writes either root, and the rebuild's swap, which renames one root's keys onto the other's, each
-touch one slot, so each stays one atomic step on a cluster too. The figures are small (a hash per
-game, per player), and written once per finished game: one slot holds them well.
-
-- ``:counted`` set: the ids of the games counted, the guard that admits each game once;
-- ``:index`` set: the suffix of every figure key written, so that a rebuild knows what it replaces;
-- ``:game:<game>`` hash: ``events``, ``seat:<i>:wins``, ``first:wins``, ``players:<n>:games``,
-  ``players:<n>:winners`` and ``counter:<name>``. The games, and the games each seat held, are
-  read from ``players:<n>:games`` (a game of n players seats 0 to n - 1): not written, so that
-  every bucket (below) is smaller and cheaper to add to. A win count that stays 0 is not written
-  either (absent reads as 0);
-- ``:game:<game>:scores`` hash: a score (as JSON) -> how many seats ended a game with it;
-- ``:game:<game>:players`` hash: ``games:<player>``, ``wins:<player>``, ``score:<player>``;
-- ``:player:<player>`` hash: ``games:<game>``, ``wins:<game>``, ``score:<game>``.
-
-Those answer the unfiltered queries. The filters (player count, player, days) read the same
-figures kept per bucket: per game, player count ``<n>`` and period ``<p>`` (a UTC day, month or
-year, ``service.stats.periods``), a query summing the buckets it covers. Each game is also added
-to the buckets whose ``<n>`` is ``all`` (every player count): a query without ``players=`` reads
-those, a quarter as many hashes as the per-count ones would be for a game of 2 to 5 (not the
-per-player buckets: they would double the writes of a game, which are mostly theirs):
-
-- ``:fig:<game>:<n>:<p>:totals``, ``:scores``, ``:players``: the three hashes above, over the games
-  of that bucket;
-- ``:pfig:<game>:<n>:<p>:<section>:<player>``: the same, over the games of that bucket that
-  ``<player>`` played in (``player=``), ``<n>`` a player count only: without ``players=``, a
-  query reads each count the game's ``players:<n>:games`` fields name (not its rules' range: a
-  score sheet of a game with rules may seat any number);
-- ``:own:<player>`` hash: the player's own figures per bucket, ``<game>:<n>:<p>:games``,
-  ``...:wins`` and ``...:score`` (``<n>`` a count or ``all``), for their filtered figures: three
-  fields per bucket where the ``players`` section above holds every co-player's;
-- ``:vs:<["a","b"]>`` hash, one per pair of names (sorted, as JSON): ``<game>:<n>:<p>:games``,
-  ``...:wins:0`` (the first name's wins), ``...:wins:1`` (the second's), for head to head
-  (``<n>`` a player count or ``all`` here too);
-- ``:years`` hash: year -> games finished in it, the years a query may have to cover;
-- ``:titles`` hash: a title's key -> its finished games; ``:title:<key>`` hash: game id -> the
-  title as that game spelt it, with its BoardGameGeek id and finish time, as JSON (what
-  ``GET /titles`` shows: the spelling of the latest game).
-
-A game counts under its statistics key (``Game.stats_key``): its own name, or a score sheet's
-title key; ``<game>`` above is that key.
-
-The ratings live under the same root too (``service.stats.ratings``).
-
-Every figure is an integer summed with HINCRBY, exact in any order, so a rebuild that counts the
-games in another order ends with the same figures. Score sums are the exception: HINCRBYFLOAT, so a
-game may score in floats; integer scores stay exact, float ones are exact up to rounding.
-A player seated twice in one game counts two plays.
+The archive job writes them (``service.stats.counting``: counted once per finished game;
+``service.stats.rebuild``: recomputed from the archive); the API and the pages only read them,
+here. Where each figure lies is ``service.stats.keys``.
 """
 
 from __future__ import annotations
@@ -66,92 +15,26 @@ from typing import Any
 
 from domain import game_names, get_game
 from domain.game import Game
+from service.stats.game_figures import Number, PlayFigures
+from service.stats.keys import (
+    ALL_COUNTS,
+    SECTIONS,
+    TITLES_SUFFIX,
+    YEARS_SUFFIX,
+    StatsKeys,
+    bucket_suffix,
+    game_players_suffix,
+    game_suffix,
+    own_suffix,
+    pair_field,
+    pair_suffix,
+    player_bucket_suffix,
+    player_suffix,
+    scores_suffix,
+)
 from service.stats.periods import DayFilter, periods_covering
 from service.store.connection import StoreClient
-
-# The hash tag every statistics key carries; a rebuild writes under ``{stats}rebuild-<hex>``.
-LIVE_ROOT = "{stats}"
-
-Number = int | float
-
-
-@dataclass
-class PlayFigures:
-    """One player's share of one game: plays (seats held), wins, and the sum of their scores."""
-
-    games: int = 0
-    wins: int = 0
-    score: Number = 0
-
-
-class StatsKeys:
-    """The names of the statistics keys under one root: the live one, or a rebuild's."""
-
-    def __init__(self, prefix: str, root: str = LIVE_ROOT) -> None:
-        self.prefix = prefix
-        self.base = f"{prefix}{root}"
-        self.counted = f"{self.base}:counted"
-        self.index = f"{self.base}:index"
-
-    def key(self, suffix: str) -> str:
-        return f"{self.base}:{suffix}"
-
-
-def game_suffix(name: str) -> str:
-    return f"game:{name}"
-
-
-def scores_suffix(name: str) -> str:
-    return f"game:{name}:scores"
-
-
-def game_players_suffix(name: str) -> str:
-    return f"game:{name}:players"
-
-
-def player_suffix(name: str) -> str:
-    return f"player:{name}"
-
-
-SECTIONS = ("totals", "scores", "players")
-
-# The ``<n>`` of the buckets that hold every player count's games.
-ALL_COUNTS = "all"
-
-
-def bucket_suffix(game: str, players: int | str, period: str, section: str) -> str:
-    return f"fig:{game}:{players}:{period}:{section}"
-
-
-def player_bucket_suffix(
-    game: str, players: int | str, period: str, section: str, name: str
-) -> str:
-    # The name last: whatever it holds (colons included), the fixed parts before it tell the
-    # keys of two names apart.
-    return f"pfig:{game}:{players}:{period}:{section}:{name}"
-
-
-def own_suffix(name: str) -> str:
-    return f"own:{name}"
-
-
-def pair_suffix(a: str, b: str) -> str:
-    """The head-to-head hash of two names, whichever order they come in."""
-    return "vs:" + json.dumps(sorted((a, b)), ensure_ascii=False)
-
-
-def pair_field(game: str, players: int | str, period: str, what: str) -> str:
-    return f"{game}:{players}:{period}:{what}"
-
-
-YEARS_SUFFIX = "years"
-# Titles (``service.stats.titles``): ``titles`` counts the finished games per title key, and
-# ``title:<key>`` keeps, per game, the title's spelling, BoardGameGeek id and finish time.
-TITLES_SUFFIX = "titles"
-
-
-def title_suffix(key: str) -> str:
-    return f"title:{key}"
+from service.store.scripts import lua_source
 
 
 @dataclass(frozen=True)
@@ -256,36 +139,10 @@ def _games_of_count(field_name: str) -> int | None:
 
 
 def _sum(client: StoreClient, buckets: list[str], sections: int) -> list[list[str]]:
-    """Each section's buckets summed field by field."""
-    summed: list[list[str]] = client.register_script(_SUM_SCRIPT)(keys=buckets, args=[sections])
+    """Each section's buckets summed field by field, by Redis (``lua/sum_buckets.lua``)."""
+    script = client.register_script(lua_source(__package__, "sum_buckets"))
+    summed: list[list[str]] = script(keys=buckets, args=[sections])
     return summed
-
-
-# KEYS: the buckets, section by section in turn; ARGV[1]: how many sections. The sums of each
-# section's hashes, field by field, as flat [field, value...] lists, values in %.17g (a double
-# read back exactly; counts are whole numbers, exact up to 2^53).
-_SUM_SCRIPT = """
-local sections = tonumber(ARGV[1])
-local sums = {}
-for s = 1, sections do sums[s] = {} end
-for i = 1, #KEYS do
-    local sum = sums[((i - 1) % sections) + 1]
-    local flat = redis.call('HGETALL', KEYS[i])
-    for j = 1, #flat, 2 do
-        sum[flat[j]] = (sum[flat[j]] or 0) + tonumber(flat[j + 1])
-    end
-end
-local answer = {}
-for s = 1, sections do
-    local flat = {}
-    for name, value in pairs(sums[s]) do
-        flat[#flat + 1] = name
-        flat[#flat + 1] = string.format('%.17g', value)
-    end
-    answer[s] = flat
-end
-return answer
-"""
 
 
 def _pairs(flat: list[str]) -> dict[str, str]:

@@ -1,0 +1,150 @@
+"""The rebuild: every figure and rating recomputed from the archive files alone, then swapped in
+for the live ones in one MULTI (``tabletape stats rebuild``). It counts each game as the archive
+job does (``service.stats.game_figures``, ``service.stats.counting``) and rates them with the same
+replay (``service.stats.ratings``), so both paths give identical figures.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import redis
+
+from service.stats.counting import add_figures
+from service.stats.game_figures import GameFigures, StatsError, figures_of_archived
+from service.stats.keys import LIVE_ROOT, StatsKeys
+from service.stats.ratings import writing as ratings
+from service.stats.ratings.model import RatedGame, rated_game_of
+from service.store.archive import Archive, read_document
+from service.store.connection import StoreClient
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[list[Path]], Iterable[Path]]
+
+
+def rebuild_stats(
+    client: StoreClient,
+    prefix: str,
+    archive_dir: str | Path,
+    progress: Progress | None = None,
+    skipped: Callable[[str], None] | None = None,
+) -> int:
+    """Recompute every figure from the archive files alone, then swap them in for the live ones
+    in one MULTI; the number of games counted. ``progress`` wraps the list of files (a bar).
+
+    A file that cannot be counted (unreadable, a move the rules refuse, a time that is no date)
+    is left out and named, with its reason, to ``skipped`` (default: the log): one bad file
+    never stops the others from being counted."""
+    archive = Archive(archive_dir)
+    rebuilt = StatsKeys(prefix, f"{LIVE_ROOT}rebuild-{uuid.uuid4().hex}")
+    paths = list(archive)
+    rated: list[RatedGame] = []
+    say = skipped or _log_skipped
+    try:
+        for path in progress(paths) if progress is not None else paths:
+            try:
+                figures = figures_of_file(path)
+            except StatsError as error:
+                say(str(error))
+                continue
+            add_figures(client, rebuilt, figures)
+            one = rated_game_of(figures)
+            if one is not None:
+                rated.append(one)
+        # The ratings once every game is known: each game type replayed in finish order.
+        ratings.rebuild_ratings(lambda: client.pipeline(transaction=False), rebuilt, rated)
+        return _swap_in(client, archive, StatsKeys(prefix), rebuilt, say)
+    finally:
+        # After a swap nothing is left there; after a failure, the live figures stay untouched.
+        _drop(client, rebuilt)
+
+
+def _log_skipped(reason: str) -> None:
+    log.warning("stats rebuild: %s; the file is left out", reason)
+
+
+def figures_of_file(path: Path) -> GameFigures:
+    """The figures of one archive file; a file that cannot be read or replayed is named."""
+    try:
+        document = read_document(path)
+    # ValueError: a file that is not gzip'd JSON; OSError: one that cannot be read.
+    except (ValueError, OSError) as error:
+        raise StatsError(f"{path}: cannot be counted: {error}") from error
+    return figures_of_archived(document, str(path))
+
+
+def _swap_in(
+    client: StoreClient,
+    archive: Archive,
+    live: StatsKeys,
+    rebuilt: StatsKeys,
+    skipped: Callable[[str], None],
+) -> int:
+    """Replace the live figures by the rebuilt ones, atomically. A game the archive job counted
+    while the rebuild ran is counted into the rebuild first (WATCH catches one counted meanwhile);
+    a game counted live without an archive file is dropped: the archive is the truth."""
+    looked_up: set[str] = set()
+    while True:
+        with client.pipeline(transaction=True) as pipe:
+            try:
+                pipe.watch(live.counted, live.index)
+                # SDIFF and RENAME as raw commands: redis-py's cluster pipeline refuses their
+                # helpers, made for keys in several slots; here every key is in {stats}'s one.
+                late = set(pipe.execute_command("SDIFF", live.counted, rebuilt.counted))
+                late -= looked_up
+                if late:
+                    pipe.unwatch()
+                    _count_late(client, archive, rebuilt, sorted(late), skipped)
+                    looked_up |= late
+                    continue
+                old: set[str] = pipe.smembers(live.index)
+                new: set[str] = pipe.smembers(rebuilt.index)
+                games = int(pipe.scard(rebuilt.counted))
+                pipe.multi()
+                if old - new:
+                    pipe.delete(*(live.key(suffix) for suffix in old - new))
+                for suffix in sorted(new):
+                    pipe.execute_command("RENAME", rebuilt.key(suffix), live.key(suffix))
+                if games:
+                    pipe.execute_command("RENAME", rebuilt.counted, live.counted)
+                    pipe.execute_command("RENAME", rebuilt.index, live.index)
+                else:
+                    pipe.delete(live.counted, live.index)
+                pipe.execute()
+                return games
+            except redis.WatchError:
+                continue
+
+
+def _count_late(
+    client: StoreClient,
+    archive: Archive,
+    rebuilt: StatsKeys,
+    game_ids: list[str],
+    skipped: Callable[[str], None],
+) -> None:
+    for game_id in game_ids:
+        document = archive.read(game_id)
+        if document is None:
+            log.warning(
+                "game %s is counted but not in the archive: the rebuild leaves it out", game_id
+            )
+            continue
+        try:
+            figures = figures_of_archived(document, str(archive.path(game_id)))
+        except StatsError as error:
+            skipped(str(error))
+            continue
+        add_figures(client, rebuilt, figures)
+        rated = rated_game_of(figures)
+        if rated is not None:
+            ratings.rate_game(client, rebuilt, rated)
+
+
+def _drop(client: StoreClient, keys: StatsKeys) -> None:
+    suffixes = client.smembers(keys.index)
+    client.delete(keys.counted, keys.index, *(keys.key(suffix) for suffix in suffixes))
