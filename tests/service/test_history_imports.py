@@ -140,8 +140,8 @@ def test_a_player_with_no_number_written_ranks_after_every_player_with_one(
     backup, p = group()
     golf = backup.game("Golf", highest_wins=False)
     # The lowest wins and no winner is marked: Ben, with nothing written, does not win with a 0.
-    backup.play(golf, "2021-02-04 20:00:00",
-                [(p["Ann"], "5", False), (p["Ben"], "", False), (p["Cyd"], "7", False)])  # fmt: skip
+    scores = [(p["Ann"], "5", False), (p["Ben"], "", False), (p["Cyd"], "7", False)]
+    backup.play(golf, "2021-02-04 20:00:00", scores)
     # A winner marked, and no number written for anyone: the winner ranks 1, the others next.
     backup.play(golf, "2021-02-05 20:00:00", [(p["Ann"], "", False), (p["Ben"], "", True)])
     answer = import_backup(client, backup.export())
