@@ -678,3 +678,25 @@ def test_a_play_whose_uuid_holds_a_lone_surrogate_is_skipped_not_a_500(
     assert response.json["imported"] == 1
     [skipped] = response.json["skipped"]
     assert skipped["uuid"] is None and "lone surrogate" in skipped["reason"]
+
+
+def test_add_to_bg_stats_sends_no_score_for_a_player_never_scored(client: FlaskClient) -> None:
+    from service.pages.bgstats import play_data
+    from service.store.records import GameRecord
+
+    game = create(client, game="scoresheet", players=["Ann", "Ben"], options={"title": "Azul"})
+    append(client, game, {"type": "score", "player": 0, "points": 7})
+    append(client, game, {"type": "end", "winners": []})
+    body = client.get(f"/games/{game['id']}").json
+    record = GameRecord(
+        id=game["id"], game="scoresheet", players=["Ann", "Ben"], seed=0, seed_salt=None,
+        seed_commitment=None, options=body["options"], rules_version="scoresheet/1",
+        record_format=2, created_at=body["created_at"], version=body["version"],
+        status="finished", head_hash="", token_sha256="", seat_tokens_sha256=[],
+        result=body["result"], finished_at=body["finished_at"],
+    )  # fmt: skip
+    data = play_data(record)
+    assert data is not None
+    ann, ben = data["players"]
+    assert ann["score"] == 7 and "score" not in ben
+    assert not ann["winner"] and not ben["winner"] and "rank" not in ann
