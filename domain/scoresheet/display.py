@@ -6,9 +6,9 @@ A move in words (``Game.describe``, the only words of a move):
   event alone cannot know which round it is: ``describe_round`` says "Round 3: ..." for a caller
   that counts them;
 - ``end``: "The game ends: Ana wins" (winners given), "The game ends: Ana and Ben win", "The game
-  ends: Ana 1st, Ben 2nd, Caro 2nd" (ranks given), "The game ends: the table wins" / "the table
-  loses" (cooperative), "The game ends: the totals decide" (the result comes from the totals,
-  which the event does not hold).
+  ends: no winner" (``winners: []``), "The game ends: Ana 1st, Ben 2nd, Caro 2nd" (ranks
+  given), "The game ends: the table wins" / "the table loses" (cooperative), "The game ends: the
+  totals decide" (the result comes from the totals, which the event does not hold).
 
 The form's fields (``option_fields``) are of the kinds ``domain.words`` lists: ``text`` (the
 title, suggesting those played before), ``choice`` (the scoring), ``boolean`` (cooperative),
@@ -59,6 +59,8 @@ def _ending(event: Mapping[str, Any], players: Sequence[str]) -> str:
     if outcome == "lost":
         return "the table loses"
     winners = event.get("winners")
+    if winners == []:
+        return "no winner"
     if isinstance(winners, list) and winners:
         names = [_seat(seat, players) for seat in winners]
         return f"{_listed(names)} {'wins' if len(names) == 1 else 'win'}"

@@ -3,8 +3,12 @@ in): one ``score`` event per player with a score, then the ``end`` with its rank
 cooperative play's outcome), every event at the play's start, the finish ``minutes`` later.
 
 The ranks: the units (teams, or seats alone) with a seat marked winner rank 1 and the others
-follow, by their totals where the game has points, else sharing the next rank; with no winner
-marked, the totals decide. Members of a team share its rank.
+follow, by their totals where the game has points (a unit with no number written last), else
+sharing the next rank; with no winner marked, the totals decide. Members of a team share its
+rank. With no winner marked and no number written (or every number written a 0, as some apps
+fill the field), the play ended with no winner: its end is ``"winners": []`` (counted as played,
+nobody wins, nobody is rated), as BG Stats and BoardGameGeek count it. A number never written
+makes no ``score`` event: it is no score, not a 0.
 """
 
 from __future__ import annotations
@@ -33,20 +37,35 @@ def teams_of(play: Play) -> list[list[int]] | None:
     return teams if len(teams) >= 2 else None
 
 
+def nobody_won(play: Play) -> bool:
+    """Whether the play ended with no winner: no winner marked, and no number written (or every
+    number written a 0)."""
+    return not any(one.winner for one in play.seats) and all(
+        not one.score for one in play.seats
+    )
+
+
 def ranks_of(play: Play, teams: list[list[int]] | None) -> list[int]:
     """A rank per seat, as the module says."""
     units = teams if teams is not None else [[seat] for seat in range(len(play.seats))]
     won = [any(play.seats[seat].winner for seat in unit) for unit in units]
+    # Each unit's total, or None when no number was written for any of its seats.
     totals = [
-        sum((Decimal(str(play.seats[seat].score or 0)) for seat in unit), Decimal(0))
+        sum((Decimal(str(play.seats[seat].score)) for seat in written), Decimal(0))
+        if (written := [seat for seat in unit if play.seats[seat].score is not None])
+        else None
         for unit in units
     ]
 
     def better(a: int, b: int) -> bool:
-        """Whether unit ``a`` scored better than unit ``b``."""
-        if play.scoring == NONE:
+        """Whether unit ``a`` scored better than unit ``b`` (a unit with a number is better
+        than one without)."""
+        first, second = totals[a], totals[b]
+        if play.scoring == NONE or first is None:
             return False
-        return totals[a] > totals[b] if play.scoring == HIGHEST else totals[a] < totals[b]
+        if second is None:
+            return True
+        return first > second if play.scoring == HIGHEST else first < second
 
     winners = sum(won)
     unit_ranks = []
@@ -106,6 +125,8 @@ def record_play(play: Play, name: str, rules_version: str, max_players: int) -> 
     if play.cooperative:
         outcome = "won" if any(one.winner for one in play.seats) else "lost"
         events.append({"type": "end", "outcome": outcome, "at": at})
+    elif nobody_won(play):
+        events.append({"type": "end", "winners": [], "at": at})
     else:
         events.append({"type": "end", "ranks": ranks_of(play, teams), "at": at})
     return {

@@ -59,7 +59,8 @@ class Scoresheet(Game[ScoresheetState]):
         ROUND: {"points": "one per seat in seat order: a number, or null for no points"},
         END: {
             "ranks": "optional: one per seat in seat order, 1 best, ties shared (1, 2, 2, 4)",
-            "winners": "optional: a non-empty list of seats; the others share the next rank",
+            "winners": "optional: a list of seats; the others share the next rank; [] for a game"
+            " that ended with no winner",
             "outcome": "a cooperative game's: 'won' or 'lost'",
         },
     }
@@ -98,6 +99,7 @@ class Scoresheet(Game[ScoresheetState]):
             cooperative=checked["cooperative"],
             teams=None if teams is None else tuple(tuple(team) for team in teams),
             totals=(0,) * players,
+            entered=(0,) * players,
         )
 
     # --- moves -------------------------------------------------------------------------------
@@ -113,7 +115,13 @@ class Scoresheet(Game[ScoresheetState]):
             _check_points(state, kind)
             added = [0] * state.players
             added[seat] = points
-            after = replace(state, totals=_added(state.totals, added))
+            written = [0] * state.players
+            written[seat] = 1
+            after = replace(
+                state,
+                totals=_added(state.totals, added),
+                entered=_counted(state.entered, written),
+            )
         elif kind == ROUND:
             check_fields(event, ("points",))
             row = _round_points(event["points"], state.players)
@@ -121,6 +129,7 @@ class Scoresheet(Game[ScoresheetState]):
             after = replace(
                 state,
                 totals=_added(state.totals, [points or 0 for points in row]),
+                entered=_counted(state.entered, [points is not None for points in row]),
                 rounds=state.rounds + 1,
             )
         else:
@@ -192,8 +201,11 @@ class Scoresheet(Game[ScoresheetState]):
 
     def rating_teams(self, state: ScoresheetState) -> Teams | None:
         """Its teams, rated as teams; a cooperative game, or a game of one player (or of one
-        team), is counted, not rated: there is no one to rank above anyone."""
+        team), is counted, not rated: there is no one to rank above anyone. Nor is a game that
+        ended with no winner (no ranks): nobody won it, and nobody lost it to anyone."""
         if state.cooperative or len(state.units()) < 2:
+            return None
+        if state.finished and state.ranks is None:
             return None
         return state.units()
 
@@ -241,6 +253,11 @@ def _round_points(row: Any, players: int) -> list[Milli | None]:
         else:
             parsed.append(numbers.parse(points, "points"))
     return parsed
+
+
+def _counted(entered: Sequence[int], written: Sequence[int]) -> tuple[int, ...]:
+    """Each seat's count of numbers written, with ``written`` (1 for a seat written for now)."""
+    return tuple(count + int(new) for count, new in zip(entered, written, strict=True))
 
 
 def _added(totals: Sequence[Milli], added: Sequence[Milli]) -> tuple[Milli, ...]:
@@ -309,6 +326,10 @@ def end(state: ScoresheetState, event: Event) -> ScoresheetState:
             "only a cooperative game has an outcome: this one ends with ranks, by its totals or"
             " as the end gives them"
         )
+    if winners_given == []:
+        # A game that ended with no winner (a sheet that says nobody won, or says nothing of it):
+        # played, and no one is ranked.
+        return replace(state, finished=True, winners=(), ranks=None, outcome=None)
     if ranks_given is not None:
         ranks = _given_ranks(state, ranks_given)
     elif winners_given is not None:
@@ -324,9 +345,7 @@ def end(state: ScoresheetState, event: Event) -> ScoresheetState:
 
 
 def _ranks_by_totals(state: ScoresheetState) -> list[int]:
-    team_totals = state.team_totals()
-    values = team_totals if team_totals is not None else state.totals
-    unit_ranks = standings(values, state.scoring == HIGHEST)
+    unit_ranks = standings(state.unit_scores(), state.scoring == HIGHEST)
     return seat_ranks(state.units(), unit_ranks, state.players)
 
 
@@ -355,8 +374,6 @@ def _given_ranks(state: ScoresheetState, ranks: list[int]) -> list[int]:
 
 
 def _ranks_of_winners(state: ScoresheetState, winners: list[int]) -> list[int]:
-    if not winners:
-        raise IllegalMoveError("winners must name at least one seat")
     outside = sorted({seat for seat in winners if not 0 <= seat < state.players})
     if outside:
         raise IllegalMoveError(

@@ -52,7 +52,8 @@ EVENT_SCHEMAS: Final[dict[str, Schema]] = {
                 nullable(per_seat(RANK)), "one per seat, 1 best, ties shared (1, 2, 2, 4)"
             ),
             "winners": described(
-                nullable(array(SEAT, 1, MAX_PLAYERS)), "seats; the others share the next rank"
+                nullable(array(SEAT, 0, MAX_PLAYERS)),
+                "seats; the others share the next rank; [] for a game that ended with no winner",
             ),
             "outcome": described(nullable(one_of_values(OUTCOMES)), "a cooperative game's"),
         },
@@ -66,8 +67,10 @@ TEAMS: Final = described(
 RESULT: Final = obj(
     {
         "winners": SEATS,
-        "ranks": per_seat(RANK),
-        "scores": per_seat(TOTAL),
+        "ranks": described(nullable(per_seat(RANK)), "null in a game that ended with no winner"),
+        "scores": described(
+            per_seat(nullable(TOTAL)), "each seat's total; null where no number was ever written"
+        ),
         "outcome": nullable(one_of_values(OUTCOMES)),
     }
 )
@@ -84,6 +87,9 @@ STATE_SCHEMA: Final = obj(
         "cooperative": boolean(),
         "teams": nullable(TEAMS),
         "totals": described(per_seat(TOTAL), "each seat's own points"),
+        "entered": described(
+            per_seat(integer(0)), "each seat's count of numbers written for it (0: none, not a 0)"
+        ),
         "team_totals": described(nullable(array(TOTAL, 2)), "each team's; null without teams"),
         "rounds": integer(0, description="the round events standing"),
         "finished": boolean(),

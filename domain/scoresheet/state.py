@@ -31,17 +31,21 @@ class ScoresheetState:
     cooperative: bool
     # Each team's seats, as the options gave them; None without teams.
     teams: tuple[tuple[int, ...], ...] | None
-    # Each seat's own points, in thousandths.
+    # Each seat's own points, in thousandths (0 before any).
     totals: tuple[Milli, ...]
+    # Each seat's count of numbers written for it (a score, or a number in a round): a total of
+    # 0 with none written is no score at all, "—" on the pad and null in the result.
+    entered: tuple[int, ...]
     # The ``round`` events standing.
     rounds: int = 0
     # The moves standing (score, round, end).
     version: int = 0
     finished: bool = False
     # Set by ``end``: the seats ranked 1 (every seat or none in a cooperative game), a rank per
-    # seat, and a cooperative game's outcome.
+    # seat (None in a game that ended with no winner: no one is ranked), and a cooperative
+    # game's outcome.
     winners: tuple[int, ...] = ()
-    ranks: tuple[int, ...] = ()
+    ranks: tuple[int, ...] | None = None
     outcome: str | None = None
 
     @property
@@ -59,13 +63,36 @@ class ScoresheetState:
             return None
         return tuple(sum(self.totals[seat] for seat in team) for team in self.teams)
 
+    def scores(self) -> tuple[Milli | None, ...]:
+        """Each seat's total, or None for a seat no number was ever written for."""
+        return tuple(
+            total if count else None for total, count in zip(self.totals, self.entered, strict=True)
+        )
 
-def standings(values: Sequence[Milli], highest: bool) -> list[int]:
+    def unit_scores(self) -> tuple[Milli | None, ...]:
+        """What is ranked by the totals: each unit's (team's, or seat's) total, or None when no
+        number was written for any of its seats."""
+        return tuple(
+            sum(self.totals[seat] for seat in unit) if any(self.entered[seat] for seat in unit)
+            else None
+            for unit in self.units()
+        )  # fmt: skip
+
+
+def standings(values: Sequence[Milli | None], highest: bool) -> list[int]:
     """Competition ranks of ``values``, best first: equal values share a rank and the next rank
-    skips (1, 2, 2, 4)."""
-    if highest:
-        return [1 + sum(other > value for other in values) for value in values]
-    return [1 + sum(other < value for other in values) for value in values]
+    skips (1, 2, 2, 4). A None (no number written) ranks after every number, and the Nones
+    share that rank: a score never written is not a 0 that could beat a negative total, or win
+    where the lowest wins."""
+    return [1 + sum(_better(other, value, highest) for other in values) for value in values]
+
+
+def _better(value: Milli | None, than: Milli | None, highest: bool) -> bool:
+    if value is None:
+        return False
+    if than is None:
+        return True
+    return value > than if highest else value < than
 
 
 def is_standing(ranks: Sequence[int]) -> bool:

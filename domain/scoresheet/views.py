@@ -26,6 +26,7 @@ def view(state: ScoresheetState, viewer: Viewer) -> dict[str, Any]:
         "cooperative": state.cooperative,
         "teams": None if state.teams is None else [list(team) for team in state.teams],
         "totals": [numbers.to_json(total) for total in state.totals],
+        "entered": list(state.entered),
         "team_totals": (
             None if team_totals is None else [numbers.to_json(total) for total in team_totals]
         ),
@@ -36,12 +37,14 @@ def view(state: ScoresheetState, viewer: Viewer) -> dict[str, Any]:
 
 
 def result(state: ScoresheetState) -> dict[str, Any] | None:
-    """``{"winners", "ranks", "scores", "outcome"}`` once the end has fixed it; else None."""
+    """``{"winners", "ranks", "scores", "outcome"}`` once the end has fixed it; else None.
+    ``ranks`` is null in a game that ended with no winner; a seat's score is null when no number
+    was ever written for it (a score never written is not a 0)."""
     if not state.finished:
         return None
     return {
         "winners": list(state.winners),
-        "ranks": list(state.ranks),
-        "scores": [numbers.to_json(total) for total in state.totals],
+        "ranks": None if state.ranks is None else list(state.ranks),
+        "scores": [None if score is None else numbers.to_json(score) for score in state.scores()],
         "outcome": state.outcome,
     }

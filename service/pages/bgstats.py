@@ -55,7 +55,8 @@ def play_data(record: GameRecord) -> dict[str, Any] | None:
             "sourcePlayerId": name,
             "startPlayer": seat == 0,
         }
-        if scoring != "none" and seat < len(scores):
+        # A score never written (null) is sent as none, not as a 0.
+        if scoring != "none" and seat < len(scores) and scores[seat] is not None:
             player["score"] = scores[seat]
         if seat < len(ranks):
             player["rank"] = ranks[seat]

@@ -1,12 +1,35 @@
-"""A game's outcome in words, for a list of games seen from one player's side: who won, and the
-score that player made (a name seated twice has each seat's score)."""
+"""A game's outcome in words: who won ("won by Ana and Ben", "a draw", a cooperative game's
+"the table won" or "the table lost", "no winner"), and each score ("—" for a score never
+written: no score, not a 0). The viewer and the recent games say the result so; a player's list
+of games says it from that player's side, with the score that player made (a name seated twice
+has each seat's score). static/lib/follow.js says it the same way once a game ends on a page."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
 
 from service.pages.plots import shown_number
 from service.store.records import GameRecord
+
+NO_SCORE: Final = "—"
+
+
+def outcome_words(result: dict[str, Any], players: Sequence[str]) -> str:
+    """Who won the game whose result is ``result``: never "won by" nobody."""
+    outcome = result.get("outcome")
+    if outcome in ("won", "lost"):
+        # A cooperative game: the table shares one fate.
+        return f"the table {outcome}"
+    if result.get("draw"):
+        return "a draw"
+    winners = [players[seat] for seat in result.get("winners") or [] if 0 <= seat < len(players)]
+    return "won by " + _listed(winners) if winners else "no winner"
+
+
+def score_words(score: Any) -> str:
+    """A score of a result as written: its number, or a dash where none was ever written."""
+    return NO_SCORE if score is None else str(score)
 
 
 def result_words(record: GameRecord, player: str) -> str:
@@ -17,16 +40,10 @@ def result_words(record: GameRecord, player: str) -> str:
         if record.status == "active":
             return f"under way: {record.version} move{'' if record.version == 1 else 's'}"
         return "abandoned: no result" if record.status == "abandoned" else "no result"
-    winners = [record.players[seat] for seat in result.get("winners", [])]
-    if result.get("draw"):
-        outcome = "a draw"
-    elif winners:
-        outcome = "won by " + _listed(winners)
-    else:
-        outcome = "no winner"
+    outcome = outcome_words(result, record.players)
     scores = result.get("scores") or []
     own = [
-        shown_number(score) if isinstance(score, int | float) else str(score)
+        shown_number(score) if isinstance(score, int | float) else score_words(score)
         for seat, score in enumerate(scores)
         if seat < len(record.players) and record.players[seat] == player
     ]

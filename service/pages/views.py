@@ -46,7 +46,7 @@ from service.games import GameService, event_json, move_words
 from service.pages.bgstats import bgstats_link
 from service.pages.plots import bar_plot, line_plot, shown_number
 from service.pages.refusals import PageRefusal, answer, refuse_unknown_parameters, refused_with
-from service.pages.results import result_words
+from service.pages.results import outcome_words, result_words, score_words
 from service.pages.stats import (
     filter_words,
     head_to_head,
@@ -116,6 +116,9 @@ def security_headers(response: Response) -> Response:
 
 # "Add to BG Stats" on a finished game's page (templates/add_to_bgstats.html).
 pages.add_app_template_global(bgstats_link)
+# A result in words, the same on every page that says one (service/pages/results.py).
+pages.add_app_template_global(outcome_words)
+pages.add_app_template_filter(score_words, "score_words")
 
 
 @pages.app_template_filter("record_name")

@@ -356,3 +356,47 @@ def test_points_written_on_another_phone_leave_what_is_being_typed(
     expect(phone.locator('.pad-input[data-seat="0"]')).to_have_value("6")
     expect(phone.locator('.pad-input[data-seat="2"]')).to_have_value("4")
     expect(phone.locator('.pad-input[data-seat="2"]')).to_be_focused()
+
+
+def write(server: LiveServer, game: dict[str, Any], *moves: dict[str, Any]) -> None:
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    for move in moves:
+        answer = server.client.post(f"/games/{game['id']}/events", json=move, headers=headers)
+        assert answer.status_code == 201, answer.json
+
+
+def test_a_score_never_written_shows_a_dash_not_a_zero_on_the_pad_and_the_viewer(
+    phone: Page, server: LiveServer
+) -> None:
+    game = new_sheet(server)
+    write(server, game, {"type": "round", "points": [5, 0, None]})
+    open_recorder(phone, server, game, version=1, ready_js="document.querySelector('.pad-totals')")
+    sums = phone.locator(".pad-totals td")
+    expect(sums).to_have_text(["5", "0", "—"])
+    expect(phone.locator("#board .seat .total")).to_have_text(["5", "0", "—"])
+    phone.goto(f"{server.url}/games/{game['id']}/view")
+    expect(phone.locator("#board .seat .total")).to_have_text(["5", "0", "—"])
+    # Left to the totals, Caro (nothing written) ranks after Ben's written 0.
+    expect(phone.locator("#board .seat .place")).to_have_text(["1st now", "2nd now", "3rd now"])
+
+
+def test_an_abandoned_game_shows_no_standing_under_its_players(
+    page: Page, server: LiveServer
+) -> None:
+    game = new_sheet(server)
+    write(server, game, {"type": "round", "points": [5, 3, 1]}, {"type": "abandon"})
+    page.goto(f"{server.url}/games/{game['id']}/view")
+    expect(page.locator("#board .seat .total")).to_have_text(["5", "3", "1"])
+    expect(page.locator("#board .seat .place")).to_have_count(0)
+    assert "now" not in (page.locator("#board desc").text_content() or "")
+
+
+def test_a_cooperative_loss_seen_live_reads_the_table_lost(page: Page, server: LiveServer) -> None:
+    game = new_sheet(server, cooperative=True, scoring="none")
+    page.goto(f"{server.url}/games/{game['id']}/view")
+    expect(page.locator("#game-status")).to_have_text("active")
+    write(server, game, {"type": "end", "outcome": "lost"})
+    expect(page.locator("#game-status")).to_have_text("finished", timeout=15_000)
+    expect(page.locator("#result")).to_have_text(
+        "Result: the table lost; scores Ana —, Ben —, Caro —."
+    )

@@ -3,11 +3,14 @@
 Hypothesis draws the table (players, scoring, cooperative, teams), the moves (``score`` and
 ``round`` with exact decimals, retractions among them) and how the game ends. After every event:
 each total is the exact sum of the standing points (summed here with ``decimal.Decimal``,
-independently of the game's thousandths); ``rounds`` counts the standing rounds; a replay of the
+independently of the game's thousandths); each seat's ``entered`` counts the numbers written for
+it; ``rounds`` counts the standing rounds; a replay of the
 standing moves from the start equals the live state (``domain.corrections.Fold``: a retraction
 leaves the state as if its move had never been made); every view is JSON of the declared shape,
-the same for every viewer. At the end: ranks are standings, and where the totals made them, a
-better total always ranks better and equal totals share a rank; a retraction of the end reopens
+the same for every viewer. At the end: a seat with nothing written has a null score; ranks are
+standings (none in a game ended with no winner), and where the totals made them, a better total
+always ranks better, equal totals share a rank and a unit with nothing written ranks after every
+unit with a number; a retraction of the end reopens
 the game.
 """
 
@@ -92,10 +95,12 @@ def ending(draw: st.DrawFn, state: ScoresheetState) -> dict[str, Any]:
     if state.cooperative:
         return {"type": "end", "outcome": draw(st.sampled_from(["won", "lost"]))}
     units = state.units()
-    ways = ["ranks", "winners"] + (["totals"] if state.has_points else [])
+    ways = ["ranks", "winners", "no winner"] + (["totals"] if state.has_points else [])
     way = draw(st.sampled_from(ways))
     if way == "totals":
         return {"type": "end"}
+    if way == "no winner":
+        return {"type": "end", "winners": []}
     if way == "winners":
         won = draw(st.lists(st.sampled_from(range(len(units))), min_size=1, unique=True))
         return {"type": "end", "winners": sorted(s for index in won for s in units[index])}
@@ -114,6 +119,19 @@ def is_standing(ranks: list[int]) -> bool:
     than its position's count of strictly better ones (1, 2, 2, 4)."""
     ordered = sorted(ranks)
     return all(rank == ordered.index(rank) + 1 for rank in ordered)
+
+
+def numbers_written(players: int, standing: list[Any]) -> list[int]:
+    """Each seat's count of the numbers written for it: its scores, and its non-null points in
+    the rounds."""
+    written = [0] * players
+    for event in standing:
+        if event["type"] == "score":
+            written[event["player"]] += 1
+        elif event["type"] == "round":
+            for s, points in enumerate(event["points"]):
+                written[s] += points is not None
+    return written
 
 
 def exact_totals(players: int, standing: list[Any]) -> list[Decimal]:
@@ -157,17 +175,29 @@ def check_invariants(folded: Fold[ScoresheetState], record: list[dict[str, Any]]
             sum((exact[s] for s in team), Decimal(0)) for team in state.teams
         ]
     assert shown["rounds"] == sum(event["type"] == "round" for event in standing)
+    assert shown["entered"] == numbers_written(players, standing)
+    if shown["result"] is not None:
+        for s, count in enumerate(shown["entered"]):
+            assert (shown["result"]["scores"][s] is None) == (count == 0)
     for event in standing:
         assert EVENTS[event["type"]].is_valid(event), event
 
 
-def check_result(state: ScoresheetState, end: dict[str, Any], exact: list[Decimal]) -> None:
+def check_result(
+    state: ScoresheetState, end: dict[str, Any], exact: list[Decimal], written: list[int]
+) -> None:
     result = GAME.result(state)
     assert result is not None and GAME.view(state, RECORDER)["result"] == result
+    assert [
+        None if score is None else Decimal(repr(score)) for score in result["scores"]
+    ] == [total if count else None for total, count in zip(exact, written, strict=True)]
     ranks, winners = result["ranks"], result["winners"]
+    if end.get("winners") == []:
+        # Ended with no winner: nobody wins, no one is ranked.
+        assert winners == [] and ranks is None and result["outcome"] is None
+        return
     assert len(ranks) == state.players
     assert winners == [s for s in range(state.players) if ranks[s] == 1] or state.cooperative
-    assert [Decimal(repr(score)) for score in result["scores"]] == exact
     units = state.units()
     for unit in units:
         assert len({ranks[s] for s in unit}) == 1
@@ -184,11 +214,17 @@ def check_result(state: ScoresheetState, end: dict[str, Any], exact: list[Decima
         assert winners == end["winners"]
         assert len({rank for rank in ranks if rank != 1}) <= 1
     else:
-        values = [sum((exact[s] for s in unit), Decimal(0)) for unit in units]
         sign = 1 if state.scoring == "highest" else -1
+        # A unit with nothing written for any seat has no value: it ranks after every number.
+        values = [
+            sign * sum((exact[s] for s in unit), Decimal(0))
+            if any(written[s] for s in unit) else None
+            for unit in units
+        ]  # fmt: skip
         for a, va in zip(unit_ranks, values, strict=True):
             for b, vb in zip(unit_ranks, values, strict=True):
-                assert (a < b) == (sign * va > sign * vb)
+                better = va is not None and (vb is None or va > vb)
+                assert (a < b) == better
 
 
 @settings(max_examples=300, deadline=None)
@@ -214,7 +250,10 @@ def test_random_score_sheets_keep_exact_totals_replay_and_end_with_standings(
     record.append(end)
     check_invariants(folded, record, players, seed, options)
     finished = folded.state
-    check_result(finished, end, exact_totals(players, standing_moves(record)))
+    standing = standing_moves(record)
+    check_result(
+        finished, end, exact_totals(players, standing), numbers_written(players, standing)
+    )
     assert GAME.legal_moves(finished) == [] and GAME.free_types(finished, RECORDER) == []
     assert GAME.to_act(finished) is None
     # A retraction of the end reopens the game as it stood before it.

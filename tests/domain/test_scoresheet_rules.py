@@ -402,7 +402,7 @@ def test_end_with_no_points_at_all_ranks_everyone_first() -> None:
     assert result == {
         "winners": [0, 1, 2],
         "ranks": [1, 1, 1],
-        "scores": [0, 0, 0],
+        "scores": [None, None, None],
         "outcome": None,
     }
 
@@ -542,7 +542,6 @@ def test_end_winners_every_seat() -> None:
 @pytest.mark.parametrize(
     ("winners", "words"),
     [
-        ([], "at least one seat"),
         ([3], "seats [3] out of range"),
         ([-1], "seats [-1] out of range"),
         ([0, 0], "more than once"),
@@ -571,7 +570,12 @@ def test_end_scoring_none_needs_ranks_or_winners() -> None:
     state = start(3, scoring="none")
     assert "ranks or its winners" in illegal(state, end())
     result = GAME.result(play(state, end(winners=[2])))
-    assert result == {"winners": [2], "ranks": [2, 2, 1], "scores": [0, 0, 0], "outcome": None}
+    assert result == {
+        "winners": [2],
+        "ranks": [2, 2, 1],
+        "scores": [None, None, None],
+        "outcome": None,
+    }
     result = GAME.result(play(state, end(ranks=[1, 3, 1])))
     assert result is not None and result["winners"] == [0, 2]
 
@@ -582,7 +586,7 @@ def test_end_cooperative_won_every_seat_wins_and_is_ranked_1() -> None:
     assert GAME.result(state) == {
         "winners": [0, 1, 2],
         "ranks": [1, 1, 1],
-        "scores": [3, 0, 0],
+        "scores": [3, None, None],
         "outcome": "won",
     }
 
@@ -592,7 +596,7 @@ def test_end_cooperative_lost_no_seat_wins_and_every_seat_is_ranked_1() -> None:
     assert GAME.result(state) == {
         "winners": [],
         "ranks": [1, 1, 1],
-        "scores": [0, 0, 0],
+        "scores": [None, None, None],
         "outcome": "lost",
     }
 
@@ -620,6 +624,91 @@ def test_end_an_outcome_other_than_won_or_lost_is_malformed(outcome: Any) -> Non
 
 def test_end_takes_no_other_field() -> None:
     assert malformed(start(3), end(loser=1)).details == {"loser": "unknown field"}
+
+
+# The end: no winner ----------------------------------------------------------------------------
+def test_end_with_no_winners_is_a_game_nobody_won_and_no_one_is_ranked() -> None:
+    state = play(start(3), score(0, 12), end(winners=[]))
+    assert state.finished
+    assert GAME.result(state) == {
+        "winners": [],
+        "ranks": None,
+        "scores": [12, None, None],
+        "outcome": None,
+    }
+
+
+def test_end_with_no_winners_in_a_game_without_points_or_with_teams() -> None:
+    for state in (start(3, scoring="none"), start(4, teams=[[0, 2], [1, 3]])):
+        result = GAME.result(play(state, end(winners=[])))
+        assert result is not None and result["winners"] == [] and result["ranks"] is None
+
+
+def test_end_with_no_winners_and_ranks_is_refused_as_both() -> None:
+    assert "not both" in illegal(start(3), end(ranks=[1, 2, 3], winners=[]))
+
+
+def test_end_with_no_winners_in_a_cooperative_game_is_refused_it_needs_its_outcome() -> None:
+    state = start(3, cooperative=True)
+    assert "takes no ranks or winners" in illegal(state, end(winners=[]))
+
+
+def test_end_with_no_winners_is_said_in_words() -> None:
+    assert GAME.describe(end(winners=[]), NAMES[:3]) == "The game ends: no winner"
+
+
+def test_legal_moves_do_not_list_an_end_with_no_winner() -> None:
+    assert GAME.legal_moves(start(2)) == [{"type": "end"}]
+    assert GAME.legal_moves(start(2, scoring="none")) == [
+        {"type": "end", "winners": [0]},
+        {"type": "end", "winners": [1]},
+    ]
+
+
+# Scores never written --------------------------------------------------------------------------
+def test_a_score_never_written_is_null_not_zero() -> None:
+    state = play(start(4), score(0, 5), score(1, 0), round_of(3, None, None, None), end())
+    result = GAME.result(state)
+    assert result is not None and result["scores"] == [8, 0, None, None]
+
+
+def test_a_game_without_points_has_every_score_null() -> None:
+    result = GAME.result(play(start(3, scoring="none"), end(ranks=[1, 2, 3])))
+    assert result is not None and result["scores"] == [None, None, None]
+
+
+def test_a_cooperative_game_with_nothing_written_has_every_score_null() -> None:
+    state = play(start(2, cooperative=True), round_of(None, None), end(outcome="won"))
+    result = GAME.result(state)
+    assert result is not None and result["scores"] == [None, None]
+
+
+def test_state_entered_counts_the_numbers_written_for_each_seat_and_totals_stay_numbers() -> None:
+    state = start(3)
+    assert GAME.view(state, RECORDER)["entered"] == [0, 0, 0]
+    state = play(state, score(0, 0), round_of(2, None, 0), round_of(None, None, 1), score(0, 3))
+    shown = GAME.view(state, RECORDER)
+    assert shown["entered"] == [3, 0, 2]
+    assert shown["totals"] == [5, 0, 1]
+
+
+def test_end_ranks_by_totals_a_seat_with_no_number_ranks_after_every_seat_with_one() -> None:
+    # Highest wins, with negative totals: a seat never written is not a 0 above them.
+    state = play(start(4), round_of(-3, None, -7, None), end())
+    result = GAME.result(state)
+    assert result is not None
+    assert result["ranks"] == [1, 3, 2, 3] and result["winners"] == [0]
+    # Lowest wins: a seat never written does not win with a 0.
+    state = play(start(3, scoring="lowest"), round_of(10, 4, None), end())
+    result = GAME.result(state)
+    assert result is not None
+    assert result["ranks"] == [2, 1, 3] and result["winners"] == [1]
+
+
+def test_end_ranks_by_totals_a_team_with_no_number_ranks_after_every_team_with_one() -> None:
+    state = start(4, scoring="lowest", teams=[[0, 2], [1, 3]])
+    result = GAME.result(play(state, score(0, 6), end()))
+    assert result is not None and result["ranks"] == [1, 2, 1, 2]
 
 
 # The state --------------------------------------------------------------------------------------
@@ -775,3 +864,15 @@ def test_end_a_field_given_as_null_is_taken_as_left_out() -> None:
     result = GAME.result(play(start(2), score(1, 3), end(ranks=None, winners=None, outcome=None)))
     assert result is not None and result["winners"] == [1]
     assert "needs its outcome" in illegal(start(2, cooperative=True), end(outcome=None))
+
+
+# Who is rated ----------------------------------------------------------------------------------
+def test_a_game_with_no_winner_is_counted_and_not_rated() -> None:
+    assert GAME.rating_teams(play(start(3), end(winners=[]))) is None
+    assert GAME.rating_teams(play(start(3), end(winners=[0]))) == ((0,), (1,), (2,))
+
+
+def test_a_cooperative_game_or_a_game_of_one_player_is_not_rated() -> None:
+    assert GAME.rating_teams(play(start(3, cooperative=True), end(outcome="won"))) is None
+    assert GAME.rating_teams(play(start(1), end())) is None
+    assert GAME.rating_teams(play(start(4, teams=[[0, 1], [2, 3]]), end())) == ((0, 1), (2, 3))

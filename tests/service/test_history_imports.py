@@ -105,6 +105,64 @@ def test_ties_and_no_winner_marked_are_ranked_by_the_totals(client: FlaskClient)
     assert [e.get("player") for e in events if e["type"] == "score"] == [0, 1, 2]
 
 
+def test_a_play_with_no_winner_marked_and_no_number_written_ended_with_no_winner(
+    client: FlaskClient,
+) -> None:
+    backup, p = group()
+    azul = backup.game("Azul")
+    hanabi = backup.game("Hanabi", no_points=True)
+    # Nothing written, no winner marked: nobody won (not a tie that everyone wins).
+    backup.play(azul, "2021-02-01 20:00:00", [(p["Ann"], "", False), (p["Ben"], "", False)])
+    # Every number a 0, as some apps fill the field: nobody won either.
+    backup.play(azul, "2021-02-02 20:00:00", [(p["Ann"], "0", False), (p["Ben"], "0", False)])
+    # A game without points and no winner marked.
+    backup.play(hanabi, "2021-02-03 20:00:00", [(p["Ann"], "", False), (p["Ben"], "", False)])
+    answer = import_backup(client, backup.export())
+    assert answer["imported"] == 3 and answer["skipped"] == [], answer
+    games = imported_games(client, answer)
+    blank = games[("Azul", "2021-02-01T20:00:00.000Z")]
+    assert blank["result"] == {
+        "winners": [], "ranks": None, "scores": [None, None], "outcome": None
+    }  # fmt: skip
+    # A number never written makes no score event.
+    events = client.get(f"/games/{blank['id']}/events").json["events"]
+    assert [(e["type"], e.get("winners")) for e in events] == [("end", [])]
+    zeros = games[("Azul", "2021-02-02T20:00:00.000Z")]["result"]
+    assert zeros["winners"] == [] and zeros["ranks"] is None and zeros["scores"] == [0, 0]
+    no_points = games[("Hanabi", "2021-02-03T20:00:00.000Z")]["result"]
+    assert no_points["winners"] == [] and no_points["ranks"] is None
+    assert no_points["scores"] == [None, None]
+
+
+def test_a_player_with_no_number_written_ranks_after_every_player_with_one(
+    client: FlaskClient,
+) -> None:
+    backup, p = group()
+    golf = backup.game("Golf", highest_wins=False)
+    # The lowest wins and no winner is marked: Ben, with nothing written, does not win with a 0.
+    scores = [(p["Ann"], "5", False), (p["Ben"], "", False), (p["Cyd"], "7", False)]
+    backup.play(golf, "2021-02-04 20:00:00", scores)
+    # A winner marked, and no number written for anyone: the winner ranks 1, the others next.
+    backup.play(golf, "2021-02-05 20:00:00", [(p["Ann"], "", False), (p["Ben"], "", True)])
+    answer = import_backup(client, backup.export())
+    games = imported_games(client, answer)
+    by_totals = games[("Golf", "2021-02-04T20:00:00.000Z")]["result"]
+    assert by_totals["ranks"] == [1, 3, 2] and by_totals["winners"] == [0]
+    assert by_totals["scores"] == [5, None, 7]
+    marked = games[("Golf", "2021-02-05T20:00:00.000Z")]["result"]
+    assert marked["ranks"] == [2, 1] and marked["scores"] == [None, None]
+
+
+def test_a_bgg_play_with_no_winner_and_no_score_ended_with_no_winner(client: FlaskClient) -> None:
+    xml = bgg_xml([{"id": "7001", "date": "2021-02-06", "name": "Azul",
+                    "players": [{"name": "Ann"}, {"name": "Ben"}]}])  # fmt: skip
+    response = client.post("/imports/bgg", data=xml, content_type="application/xml")
+    assert response.status_code == 200 and response.json["imported"] == 1, response.json
+    result = game_of(client, response.json["games"][0])["result"]
+    assert result["winners"] == [] and result["ranks"] is None
+    assert result["scores"] == [None, None]
+
+
 def test_teams_are_ranked_as_one_and_cooperative_plays_are_won_or_lost(client: FlaskClient) -> None:
     backup, p = group()
     codenames = backup.game("Codenames", no_points=True)
@@ -620,3 +678,25 @@ def test_a_play_whose_uuid_holds_a_lone_surrogate_is_skipped_not_a_500(
     assert response.json["imported"] == 1
     [skipped] = response.json["skipped"]
     assert skipped["uuid"] is None and "lone surrogate" in skipped["reason"]
+
+
+def test_add_to_bg_stats_sends_no_score_for_a_player_never_scored(client: FlaskClient) -> None:
+    from service.pages.bgstats import play_data
+    from service.store.records import GameRecord
+
+    game = create(client, game="scoresheet", players=["Ann", "Ben"], options={"title": "Azul"})
+    append(client, game, {"type": "score", "player": 0, "points": 7})
+    append(client, game, {"type": "end", "winners": []})
+    body = client.get(f"/games/{game['id']}").json
+    record = GameRecord(
+        id=game["id"], game="scoresheet", players=["Ann", "Ben"], seed=0, seed_salt=None,
+        seed_commitment=None, options=body["options"], rules_version="scoresheet/1",
+        record_format=2, created_at=body["created_at"], version=body["version"],
+        status="finished", head_hash="", token_sha256="", seat_tokens_sha256=[],
+        result=body["result"], finished_at=body["finished_at"],
+    )  # fmt: skip
+    data = play_data(record)
+    assert data is not None
+    ann, ben = data["players"]
+    assert ann["score"] == 7 and "score" not in ben
+    assert not ann["winner"] and not ben["winner"] and "rank" not in ann

@@ -99,6 +99,18 @@ def test_the_result_in_words() -> None:
     assert result_words(over, "Ben") == "won by Ben and Ana; Ben's score: 9"
     drawn = dataclasses.replace(over, result={"winners": [0, 1], "scores": [0, 0], "draw": True})
     assert result_words(drawn, "Ben").startswith("a draw; ")
+    # A score sheet: the table's fate, a game nobody won, a score never written.
+    sheet = dataclasses.replace(over, game="scoresheet", rules_version="scoresheet/1")
+    lost = {"winners": [], "ranks": [1, 1, 1], "scores": [None, 4, None], "outcome": "lost"}
+    assert result_words(dataclasses.replace(sheet, result=lost), "Ana") == (
+        "the table lost; Ana's score: —, —"
+    )
+    won = {**lost, "winners": [0, 1, 2], "outcome": "won"}
+    assert result_words(dataclasses.replace(sheet, result=won), "Ben").startswith("the table won")
+    nobody = {"winners": [], "ranks": None, "scores": [None, 4, None], "outcome": None}
+    assert result_words(dataclasses.replace(sheet, result=nobody), "Ben") == (
+        "no winner; Ben's score: 4"
+    )
     # A status without a result (a game given up, say) is said as it is.
     assert (
         result_words(dataclasses.replace(record, status="abandoned"), "Ana")

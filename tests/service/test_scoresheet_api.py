@@ -211,7 +211,7 @@ def test_end_by_the_totals_ranks_ties_and_is_the_games_result(client: FlaskClien
     assert result == {
         "winners": [1, 2],
         "ranks": [3, 1, 1, 4],
-        "scores": [10, 12, 12, 0],
+        "scores": [10, 12, 12, None],
         "outcome": None,
     }
     assert answer.json["state"]["result"] == result

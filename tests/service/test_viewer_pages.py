@@ -119,3 +119,51 @@ def test_the_window_of_moves() -> None:
     assert shown_moves(2500, 5000) == (2500 - MOVES_AROUND, 2500 + MOVES_AROUND)
     assert shown_moves(5000, 5000) == (5000 - span + 1, 5000)
     assert shown_moves(span, span) == (1, span)
+
+
+# --- a score sheet's result in words --------------------------------------------------------------
+def ended_sheet(client: FlaskClient, options: dict[str, Any], *moves: dict[str, Any]) -> str:
+    """The viewer's page of a score sheet of Alice and Bruno, once ``moves`` are appended."""
+    game = create(client, game="scoresheet", players=["Alice", "Bruno"], options=options)
+    for move in moves:
+        assert append(client, game, move).status_code == 201, move
+    html, _ = page_of(client, f"/games/{game['id']}/view")
+    return html
+
+
+def result_line(html: str) -> str:
+    found = re.search(r'<p class="result" id="result"[^>]*>(.*?)</p>', html, re.S)
+    assert found
+    return " ".join(found.group(1).split())
+
+
+def test_a_cooperative_loss_reads_the_table_lost_and_a_win_the_table_won(
+    client: FlaskClient,
+) -> None:
+    options = {"title": "Pandemic", "cooperative": True, "scoring": "none"}
+    lost = ended_sheet(client, options, {"type": "end", "outcome": "lost"})
+    assert result_line(lost) == "Result: the table lost; scores Alice —, Bruno —."
+    won = ended_sheet(client, options, {"type": "end", "outcome": "won"})
+    assert result_line(won) == "Result: the table won; scores Alice —, Bruno —."
+    # The recent games say it alike.
+    index = client.get("/").get_data(as_text=True)
+    assert "the table lost</span>" in index and "the table won</span>" in index
+    assert "won by Alice, Bruno" not in index
+
+
+def test_a_game_with_no_winner_reads_no_winner_never_won_by_nobody(client: FlaskClient) -> None:
+    html = ended_sheet(client, {"title": "Azul"}, {"type": "end", "winners": []})
+    assert result_line(html) == "Result: no winner; scores Alice —, Bruno —."
+    assert "won by" not in html and 'class="won"' not in html
+    assert "no winner</span>" in client.get("/").get_data(as_text=True)
+
+
+def test_a_score_never_written_reads_as_a_dash_not_a_zero(client: FlaskClient) -> None:
+    html = ended_sheet(
+        client,
+        {"title": "Azul"},
+        {"type": "round", "points": [12.5, None]},
+        {"type": "score", "player": 0, "points": 0},
+        {"type": "end"},
+    )
+    assert result_line(html) == "Result: won by Alice; scores Alice 12.5, Bruno —."

@@ -11,7 +11,7 @@
  * data-entries (the entries plotted) and data-seat on each player's line.
  */
 import { svg, text, titled } from "../../lib/draw.js";
-import { eventsUpTo, ordinal, ranksNow, rowsOf, written } from "./scoresheet-sheet.js";
+import { eventsUpTo, ordinal, ranksNow, rowsOf, shownTotal, written } from "./scoresheet-sheet.js";
 
 const COLUMN_MIN = 84;
 const TOP = 26; // the title's height
@@ -29,11 +29,15 @@ function draw(board, state, ctx) {
   const head = TOP + rows * ROW;
   const result = state.result || null;
   const points = state.scoring !== "none";
-  // Ranks: the result's; while the game goes on, how the totals stand (none without points, and
-  // none in a cooperative game, where the table wins or loses together).
-  const ranks = result ? result.ranks : points && !state.cooperative ? ranksNow(state) : null;
+  // Ranks: the result's (none in a game that ended with no winner); while the game goes on, how
+  // the totals stand (none without points, none in a cooperative game, where the table wins or
+  // loses together, and none in an abandoned game, which stands nowhere).
+  const goesOn = !result && ctx.status !== "abandoned";
+  const ranks = result ? result.ranks : goesOn && points && !state.cooperative ? ranksNow(state) : null;
   const plotted = !ctx.recording && points;
-  const longest = Math.max(...state.totals.map((total) => String(total).length));
+  // Each total as shown: "—" for a player no number was ever written for (not a 0).
+  const shown = state.totals.map((total, seat) => shownTotal(state, seat));
+  const longest = Math.max(...shown.map((total) => total.length));
   board.setAttribute("viewBox", `0 0 ${width} ${head + (plotted ? PLOT : 0)}`);
   const sheet = svg("g", {
     class: "sheet",
@@ -63,11 +67,11 @@ function draw(board, state, ctx) {
     // A long name is cut to its box (the whole name is in the box's title and the pad's columns).
     const room = Math.max(3, Math.floor((column - (state.teams ? 52 : 30)) / 8));
     group.append(text(x + 22, y + 21, name.length > room ? `${name.slice(0, room - 1)}…` : name, { class: "label" }));
-    let said = points ? `${name}: ${state.totals[seat]}` : name;
+    let said = points ? `${name}: ${shown[seat]}` : name;
     if (points) {
       // As big as the column lets the longest total be (a bold digit is about 0.62 em wide).
       const size = Math.min(28, Math.floor((column - 14) / (0.62 * longest)));
-      group.append(text(middle, y + 52, String(state.totals[seat]), { "text-anchor": "middle", "font-size": size, "font-weight": 700, class: "total" }));
+      group.append(text(middle, y + 52, shown[seat], { "text-anchor": "middle", "font-size": size, "font-weight": 700, class: "total" }));
     }
     if (state.teams) {
       const team = state.teams.findIndex((members) => members.includes(seat));

@@ -15,7 +15,7 @@
  * events' words, /legal's): none is made here.
  */
 import { element } from "../../lib/draw.js";
-import { eventsUpTo, lastStanding, ordinal, parsePoints, ranksNow, rowsOf, written } from "./scoresheet-sheet.js";
+import { eventsUpTo, hasNumber, lastStanding, NO_NUMBER, ordinal, parsePoints, ranksNow, rowsOf, shownTotal, written } from "./scoresheet-sheet.js";
 
 function record(table) {
   const { state, players } = table;
@@ -256,7 +256,8 @@ function fillSheet(sheet, rows, players, state) {
   }
   if (!rows.length) body.append(element("tr", {}, element("td", { colspan: players.length + 1, class: "hint", text: "Nothing written yet." })));
   const totals = element("tr", { class: "pad-totals" }, element("th", { scope: "row", class: "pad-label", text: "Σ" }));
-  state.totals.forEach((total, seat) => totals.append(element("td", { "data-seat": seat, text: String(total) })));
+  // "—" for a player no number was ever written for: no score, not a 0.
+  state.totals.forEach((total, seat) => totals.append(element("td", { "data-seat": seat, text: shownTotal(state, seat) })));
   sheet.replaceChildren(element("caption", { text: "The sheet, newest first" }), element("thead", {}, head), body, element("tfoot", {}, totals));
 }
 
@@ -264,7 +265,7 @@ function fillSheet(sheet, rows, players, state) {
  * total ("Ben wins. 1st Ben 24.5 · 2nd Ana 15.125"); the rules rank the totals the same way
  * (state.py's standings). */
 function resultNow(state, players) {
-  if (state.cooperative) return `Totals: ${players.map((name, seat) => `${name} ${state.totals[seat]}`).join(" · ")}.`;
+  if (state.cooperative) return `Totals: ${players.map((name, seat) => `${name} ${shownTotal(state, seat)}`).join(" · ")}.`;
   const ranks = ranksNow(state);
   const units = state.teams || players.map((name, seat) => [seat]);
   const listed = units
@@ -272,7 +273,7 @@ function resultNow(state, players) {
       seats,
       rank: ranks[seats[0]],
       names: seats.map((seat) => players[seat]).join(" & "),
-      total: written(seats.reduce((sum, seat) => sum + Math.round(state.totals[seat] * 1000), 0)),
+      total: seats.some((seat) => hasNumber(state, seat)) ? written(seats.reduce((sum, seat) => sum + Math.round(state.totals[seat] * 1000), 0)) : NO_NUMBER,
     }))
     .sort((a, b) => a.rank - b.rank || a.seats[0] - b.seats[0]);
   const first = listed.filter((unit) => unit.rank === 1);

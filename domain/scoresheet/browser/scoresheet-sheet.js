@@ -89,17 +89,33 @@ export function parsePoints(typed) {
 }
 
 /** Competition ranks of `values`, best first: equal values share a rank and the next skips (1,
- * 2, 2, 4); the rules rank the totals this way when the end leaves it to them (state.py). */
+ * 2, 2, 4); a null (no number written) ranks after every number, the nulls sharing that rank.
+ * The rules rank the totals this way when the end leaves it to them (state.py). */
 export function standings(values, highest) {
-  return values.map((value) => 1 + values.filter((other) => (highest ? other > value : other < value)).length);
+  const better = (other, value) => other !== null && (value === null || (highest ? other > value : other < value));
+  return values.map((value) => 1 + values.filter((other) => better(other, value)).length);
 }
+
+/** Whether any number was written for `seat` (the state's `entered`): a total of 0 with none
+ * written is no score ("—"), not a 0. */
+export function hasNumber(state, seat) {
+  return !state.entered || state.entered[seat] > 0;
+}
+
+/** A seat's total as the sheet shows it: its number, or "—" when none was ever written. */
+export function shownTotal(state, seat) {
+  return hasNumber(state, seat) ? String(state.totals[seat]) : NO_NUMBER;
+}
+
+export const NO_NUMBER = "—";
 
 /** A rank per seat, from the totals (or the teams' totals): how the game stands now. */
 export function ranksNow(state) {
   const seats = state.totals.length;
   const highest = state.scoring !== "lowest";
-  if (!state.teams) return standings(state.totals.map((total) => milli(total)), highest);
-  const teamRanks = standings(state.teams.map((team) => team.reduce((sum, seat) => sum + milli(state.totals[seat]), 0)), highest);
+  if (!state.teams) return standings(state.totals.map((total, seat) => (hasNumber(state, seat) ? milli(total) : null)), highest);
+  const teamTotal = (team) => (team.some((seat) => hasNumber(state, seat)) ? team.reduce((sum, seat) => sum + milli(state.totals[seat]), 0) : null);
+  const teamRanks = standings(state.teams.map(teamTotal), highest);
   const ranks = new Array(seats).fill(0);
   state.teams.forEach((team, index) => team.forEach((seat) => { ranks[seat] = teamRanks[index]; }));
   return ranks;

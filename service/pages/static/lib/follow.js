@@ -95,9 +95,18 @@ export function showResult(game, players) {
     result.hidden = true;
     return;
   }
-  const names = winners.map((seat) => players[seat]);
-  const scores = game.result.scores.map((score, seat) => `${players[seat]} ${score}`);
-  const outcome = game.result.draw ? "a draw" : `won by ${names.join(" and ")}`;
-  result.textContent = `Result: ${outcome}; scores ${scores.join(", ")}.`;
+  // Said as the server says it (service/pages/results.py): "—" for a score never written.
+  const scores = game.result.scores.map((score, seat) => `${players[seat]} ${score === null ? "—" : score}`);
+  result.textContent = `Result: ${outcomeWords(game.result, players)}; scores ${scores.join(", ")}.`;
   result.hidden = false;
+}
+
+/** Who won, in words (service/pages/results.py's outcome_words): a cooperative game's table won
+ * or lost, a draw, the winners, or "no winner", never "won by" nobody. */
+export function outcomeWords(result, players) {
+  if (result.outcome === "won" || result.outcome === "lost") return `the table ${result.outcome}`;
+  if (result.draw) return "a draw";
+  const names = (result.winners || []).map((seat) => players[seat]);
+  if (!names.length) return "no winner";
+  return `won by ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`}`;
 }
