@@ -40,6 +40,10 @@ def unarchived_games(store: EventStore) -> Iterator[str]:
         # an import of one of them is known for what it is (409 already_imported).
         records = [header for header in page if isinstance(header, GameRecord)]
         store.indexes.index_commitments(records)
+        # And each is listed where it was played: games a store of an earlier version indexed
+        # by a creation serial, a finish whose archive job was lost. (A game moved further down
+        # is read again on a later page: enqueued twice, it is one job.)
+        store.indexes.place(records)
         for header in page:
             if header is None:
                 continue
@@ -54,13 +58,13 @@ def unarchived_games(store: EventStore) -> Iterator[str]:
 
 def every_game(store: EventStore) -> Iterator[list[GameRecord | DamagedHeader | None]]:
     """Every game's record, newest first, a page at a time."""
-    below = None
+    after = None
     while True:
-        rows = store.indexes.newest(below=below)
-        yield store.get_many([game_id for game_id, _ in rows])
-        if len(rows) < store.indexes.PAGE:
+        places, more = store.indexes.newest(after=after)
+        yield store.get_many([place.id for place in places])
+        if not more:
             return
-        below = rows[-1][1]
+        after = places[-1]
 
 
 def reconcile(store: EventStore, archive_queue: ArchiveQueue) -> int:

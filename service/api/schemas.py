@@ -17,6 +17,7 @@ from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
 from service.names import problem, taken, unseen_ranges
 from service.signing.note import Note, NoteError, VerifierKey
 from service.store.chain import FORMAT, LEGACY_FORMAT
+from service.store.indexes import CURSOR
 from service.store.records import STATUSES
 
 # The example of a game's name in the OpenAPI document: the first game registered.
@@ -25,8 +26,10 @@ EXAMPLE_GAME = game_names()[0]
 MOST_PLAYERS = most_players()
 
 MAX_SEED = 2**64 - 1
-# A next_cursor (the digits of a creation serial), or nothing: an empty cursor is the first page.
+# A next_cursor of digits (a leaderboard's), or nothing: an empty cursor is the first page.
 CURSOR_PATTERN = f"^[0-9]{{0,{MAX_DIGITS}}}$"
+# The games' listing's next_cursor (where its page ended: ``indexes.Place``), or nothing.
+GAMES_CURSOR_PATTERN = f"^(?:{CURSOR.pattern})?$"
 
 
 class ErrorDetailSchema(Schema):
@@ -240,7 +243,7 @@ class GameListQuerySchema(Schema):
     limit = QueryInteger(validate=validate.Range(min=1, max=100), load_default=20)
     cursor = fields.String(
         validate=validate.Regexp(
-            CURSOR_PATTERN, error="not a next_cursor this endpoint returned (digits), nor empty"
+            GAMES_CURSOR_PATTERN, error="not a next_cursor this endpoint returned, nor empty"
         ),
         metadata={"description": "a next_cursor this endpoint returned; empty for the first page"},
     )

@@ -46,6 +46,7 @@ from service.errors import InvalidRequestError, UnauthorizedError
 from service.games import GameService, Tokens, legal_words, move_words
 from service.jsonio import json_response
 from service.store.damage import DamagedRecordError
+from service.store.indexes import Place
 from service.store.records import GameRecord
 
 
@@ -313,7 +314,7 @@ class Games(MethodView):
         """Games, newest first, filtered by game, status or player; paginated by cursor."""
         # An empty cursor (a form's empty field, say) is no cursor: the first page.
         given = query.get("cursor") or None
-        cursor = ascii_int(given)
+        cursor = Place.from_cursor(given)
         if given is not None and cursor is None:
             raise InvalidRequestError(
                 "cursor must be a next_cursor this endpoint returned", {"cursor": "invalid"}
@@ -331,7 +332,7 @@ class Games(MethodView):
                 "games": [
                     game_json(record, GameService.reading_as(record, PUBLIC)) for record in found
                 ],
-                "next_cursor": str(next_cursor) if next_cursor is not None else None,
+                "next_cursor": next_cursor.cursor() if next_cursor is not None else None,
             }
         )
 

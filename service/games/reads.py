@@ -17,6 +17,7 @@ from domain.viewers import Viewer
 from service.games.repository import Repository, rules_of
 from service.store.audit import Audit, audit_game
 from service.store.damage import DamagedRecordError
+from service.store.indexes import Place
 from service.store.records import DamagedHeader, GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -109,16 +110,18 @@ class Reads:
         return [{**event_json(game, every[i], viewer), "void": void[i]} for i in page]
 
     def list(
-        self, *, game: str, status: str, player: str, limit: int, cursor: int | None
-    ) -> tuple[list[GameRecord], int | None]:
-        """Newest games first; the cursor is the creation serial the next page starts below."""
+        self, *, game: str, status: str, player: str, limit: int, cursor: Place | None
+    ) -> tuple[list[GameRecord], Place | None]:
+        """Newest games first, by when they were played (``indexes.played_at``), then by id;
+        the cursor is the place of the last game of the page before (``Place.from_cursor``),
+        and the place of this page's last game is the next page's."""
         store = self.repository.store
         found: list[GameRecord] = []
-        below = cursor
+        after = cursor
         while True:
-            rows = store.indexes.newest(game=game, player=player, below=below)
-            records = store.get_many([game_id for game_id, _ in rows])
-            for record, (_, serial) in zip(records, rows, strict=True):
+            places, more = store.indexes.newest(game=game, player=player, after=after)
+            records = store.get_many([place.id for place in places])
+            for record, place in zip(records, places, strict=True):
                 if isinstance(record, DamagedHeader):
                     # A list shows headers: one that does not decode is left out, not the others.
                     log.warning("game %s left out of a listing: %s", record.id, record.error())
@@ -129,10 +132,10 @@ class Reads:
                     continue
                 found.append(record)
                 if len(found) == limit:
-                    return found, serial
-            if len(rows) < store.indexes.PAGE:
+                    return found, place
+            if not more:
                 return found, None
-            below = rows[-1][1]
+            after = places[-1]
 
     # Audit ---------------------------------------------------------------------------------------
     def audit(self, record: GameRecord) -> Audit:

@@ -63,6 +63,7 @@ from service.stats.schemas import GameStatsQuerySchema, PlayerStatsQuerySchema, 
 from service.stats.titles import counts_played, rules_for
 from service.store.chain import seed_commitment
 from service.store.damage import DamagedRecordError
+from service.store.indexes import Place
 from service.store.records import GameRecord
 
 pages = Blueprint(
@@ -164,18 +165,18 @@ def damaged_record(error: DamagedRecordError) -> Response:
 def index() -> str:
     with refused_with("refused.html", title="Recent games", address=url_for("pages.index")):
         refuse_unknown_parameters(request.args, INDEX_PARAMETERS)
-    # A page for people: a cursor that is not one (digits 0-9 only) shows the first page.
-    found, next_cursor = service().list(
+    # A page for people: a cursor that is not one shows the first page.
+    found, next_place = service().list(
         game="",
         status="",
         player="",
         limit=RECENT_GAMES,
-        cursor=ascii_int(request.args.get("cursor")),
+        cursor=Place.from_cursor(request.args.get("cursor")),
     )
     return render_template(
         "index.html",
         games=found,
-        next_cursor=next_cursor,
+        next_cursor=next_place.cursor() if next_place is not None else None,
     )
 
 
@@ -685,9 +686,9 @@ def player_games(name: str, kept: dict[str, str]) -> dict[str, Any]:
     """A page of the games ``name`` played, newest first (GET /games?player=NAME's listing and
     cursor), each with its result in words; and the addresses of the next page and the first,
     which keep the parameters ``kept``."""
-    # As on the index, a cursor that is not one (digits 0-9 only) shows the first page.
-    cursor = ascii_int(request.args.get("cursor"))
-    found, next_cursor = service().list(
+    # As on the index, a cursor that is not one shows the first page.
+    cursor = Place.from_cursor(request.args.get("cursor"))
+    found, next_place = service().list(
         game="", status="", player=name, limit=PLAYER_GAMES, cursor=cursor
     )
 
@@ -696,7 +697,7 @@ def player_games(name: str, kept: dict[str, str]) -> dict[str, Any]:
 
     return {
         "played": [{"record": record, "result": result_words(record, name)} for record in found],
-        "older_games": address(cursor=next_cursor) if next_cursor is not None else None,
+        "older_games": address(cursor=next_place.cursor()) if next_place is not None else None,
         "newest_games": address() if cursor is not None else None,
     }
 

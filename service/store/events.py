@@ -369,6 +369,8 @@ class EventStore:
         )
         imported = self.get(record.id)
         assert imported is not None
+        # Created where its record was created, it is listed where its play ended.
+        self.indexes.place([imported])
         return imported
 
     def idempotency_record(self, game_id: str, key: str, owner: str) -> str | None:

@@ -1,17 +1,26 @@
 """The indexes of the games: their listing, newest first, and what an import must not make twice.
 
-Games are listed through sorted sets scored by a creation serial (the counter
-``<prefix>games:serial``): ``<prefix>games:all``, ``<prefix>games:game:<game>`` and
-``<prefix>games:player:<name>`` (``service.store.keys``); a game of a title (a score sheet) is also
-in ``games:game:<title key>``, and the hash ``games:titles`` knows every title key. They carry no
-hash tag: on a Redis Cluster each index is a slot of its own, chosen by its name, so the players'
-indexes and the games' spread over the masters; the index of all games (and the serial) is one
-slot, on one master. A creation adds one entry to 2 + players indexes, against a hundred appends or
-so for the game's moves on the game's own slot: the listings are a small share of the load. If the
-index of all games outgrew one node, it would be split by creation month (``games:all:<yyyy-mm>``,
-a page read from the newest month back). The index writes need no atomicity (a listing skips an id
-whose header it cannot read): they are single-key commands, pipelined without a transaction, which
-redis-py splits by node.
+Games are listed through sorted sets scored by when each was played (``played_at``: the
+millisecond of its ``finished_at``, a game not finished by its ``created_at``), members of equal
+score in the order of their ids, as Redis keeps them: ``<prefix>games:all``,
+``<prefix>games:game:<game>`` and ``<prefix>games:player:<name>`` (``service.store.keys``); a game
+of a title (a score sheet) is also in ``games:game:<title key>``, and the hash ``games:titles``
+knows every title key. So an imported history of older plays takes its place by its dates, under
+tonight's games. A game is placed where it was created when it is stored (an import's is placed
+again at its finish once its events are in, ``EventStore.import_events``); a game finished here
+is moved to its finish by the archive job, and back to its creation by the job that follows a
+retraction of its finish (``workers.archive``). An abandoned game has no finish: it stays where it
+was created. A store of an earlier version scored its games by a creation serial (1, 2, 3...): those
+are listed last, in that order, until the recovery places them (``workers.queues``).
+
+The indexes carry no hash tag: on a Redis Cluster each index is a slot of its own, chosen by its
+name, so the players' indexes and the games' spread over the masters; the index of all games is
+one slot, on one master. A creation adds one entry to 2 + players indexes, and a finish moves
+them, against a hundred appends or so for the game's moves on the game's own slot: the listings
+are a small share of the load. If the index of all games outgrew one node, it would be split by
+month (``games:all:<yyyy-mm>``, a page read from the newest month back). The index writes need no
+atomicity (a listing skips an id whose header it cannot read): they are single-key commands,
+pipelined without a transaction, which redis-py splits by node.
 
 An import is recognised by its seed commitment (``games:commitments``), by what its record
 records (``games:records``, ``chain.record_digest``) and by what it is played from
@@ -21,7 +30,10 @@ there (``imports:<source>:<id>``, ``claim_play``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from domain import get_game
@@ -30,6 +42,7 @@ from domain.game import Title
 from service.store.chain import played_digest
 from service.store.connection import StoreClient
 from service.store.keys import Keys
+from service.store.moments import parse_moment
 from service.store.records import GameRecord
 
 # Give a hash field to a new owner only while it holds the old one: of two imports taking over one
@@ -54,6 +67,47 @@ return 0
 """
 
 
+# A listing's cursor as ``Place.cursor`` writes it: the millisecond a game was played (negative
+# before 1970: an imported play may be dated from year 1 on), then its id as the service makes it
+# (16 hex digits). Anything else is no cursor.
+CURSOR = re.compile(r"(-?[0-9]{1,18})_([0-9a-f]{16})")
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MILLISECOND = timedelta(milliseconds=1)
+
+
+@dataclass(frozen=True, order=True)
+class Place:
+    """Where a game stands in the listings: when it was played (``played_at``), then its id.
+    Newest first is the highest place first; a page goes on from the place it ended at, so games
+    of one time are listed each once, by id, however the pages cut them."""
+
+    played: int
+    id: str
+
+    def cursor(self) -> str:
+        """The place as a listing's ``next_cursor`` (opaque to a client)."""
+        return f"{self.played}_{self.id}"
+
+    @classmethod
+    def from_cursor(cls, text: str | None) -> Place | None:
+        """The place a cursor this service gave names; None for anything else."""
+        found = CURSOR.fullmatch(text or "")
+        return cls(int(found[1]), found[2]) if found else None
+
+
+def played_at(record: GameRecord) -> int:
+    """The score of ``record`` in the listings: the millisecond (since 1970) its play ended, its
+    ``finished_at``; for a game not finished (active, abandoned, or reopened by a retraction of
+    its end), the one it was created at. Times as the service and an import write them (an import
+    checks them, ``moments.check_record_times``); a header of another shape lists the game as
+    played in 1970, rather than not at all."""
+    moment = parse_moment(record.finished_at) or parse_moment(record.created_at) or _EPOCH
+    # In whole milliseconds, counted exactly: a float's rounding would tell two games of one time
+    # apart, or one time from itself.
+    return (moment - _EPOCH) // _MILLISECOND
+
+
 class GameIndexes:
     """The indexes of the games stored under ``keys``; ``stored`` says whether a game's header is
     there (damaged or not)."""
@@ -68,38 +122,64 @@ class GameIndexes:
     def add(self, record: GameRecord) -> None:
         """Index a game just stored. Listed once stored: an index never names a game that is not
         there yet."""
-        serial = self.redis.incr(self.keys.index("serial"))
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(self.keys.index(), {record.id: serial})
-        pipe.zadd(self.keys.index("game", record.game), {record.id: serial})
+        self._place(pipe, record)
         title = _title_of(record)
         if title is not None:
             # A game of a title (a score sheet) is listed under its title's key too, and the key
             # is known from its first game on (``games:titles``: key -> the game recording it).
-            pipe.zadd(self.keys.index("game", title.key), {record.id: serial})
             pipe.hsetnx(self.keys.index("titles"), title.key, record.game)
-        for name in set(record.players):
-            pipe.zadd(self.keys.index("player", name), {record.id: serial})
         if record.seed_commitment:
             pipe.hsetnx(self.keys.index("commitments"), record.seed_commitment, record.id)
         pipe.sadd(self.keys.index("played", played_digest(record.header)), record.id)
         pipe.execute()
 
+    def place(self, records: list[GameRecord]) -> None:
+        """Move each game to when it was played (``played_at``) in every listing of it: a game
+        finished, reopened, or indexed by an earlier version's creation serial. Idempotent: a
+        game placed again from an older read of its header is placed right by the next."""
+        pipe = self.redis.pipeline(transaction=False)
+        for record in records:
+            self._place(pipe, record)
+        pipe.execute()
+
+    def _place(self, pipe: Any, record: GameRecord) -> None:
+        played = played_at(record)
+        for key in self._listings(record):
+            pipe.zadd(key, {record.id: played})
+
+    def _listings(self, record: GameRecord) -> list[str]:
+        """The indexes that list ``record``: all games, its game's, its title's, its players'."""
+        keys = [self.keys.index(), self.keys.index("game", record.game)]
+        title = _title_of(record)
+        if title is not None:
+            keys.append(self.keys.index("game", title.key))
+        return keys + [self.keys.index("player", name) for name in sorted(set(record.players))]
+
     def newest(
-        self, *, game: str = "", player: str = "", below: int | None = None
-    ) -> list[tuple[str, int]]:
-        """Up to PAGE game ids with their creation serial, newest first, below a serial."""
+        self, *, game: str = "", player: str = "", after: Place | None = None
+    ) -> tuple[list[Place], bool]:
+        """Up to PAGE games, newest first, after the place ``after`` (a page's last); and
+        whether the index may hold more past them."""
         if player:
             key = self.keys.index("player", player)
         elif game:
             key = self.keys.index("game", game)
         else:
             key = self.keys.index()
-        top = f"({below}" if below is not None else "+inf"
-        rows = self.redis.zrevrangebyscore(
-            key, top, "-inf", start=0, num=self.PAGE, withscores=True
-        )
-        return [(game_id, int(serial)) for game_id, serial in rows]
+        top = after.played if after is not None else "+inf"
+        skip = 0
+        while True:
+            rows = self.redis.zrevrangebyscore(
+                key, top, "-inf", start=skip, num=self.PAGE, withscores=True
+            )
+            places = [Place(int(played), game_id) for game_id, played in rows]
+            # Read from the cursor's own time on: the games of that time not past the cursor
+            # (their ids not below its) come first, and are left out.
+            kept = [place for place in places if after is None or place < after]
+            if kept or len(rows) < self.PAGE:
+                return kept, len(rows) == self.PAGE
+            skip += self.PAGE  # a whole page of that time before the cursor: read on
 
     def titles(self) -> dict[str, str]:
         """Every title key a game was created or imported under, with the game recording it."""

@@ -16,9 +16,9 @@ Lua script can touch them all atomically:
 - ``<prefix>{id}:importing``  string, for a minute: an import has claimed a record for this game
   and is storing it (``service.store.indexes``).
 
-Games are listed through sorted sets scored by a creation serial (the counter
-``<prefix>games:serial``): ``<prefix>games:all``, ``<prefix>games:game:<game>`` and
-``<prefix>games:player:<name>``; ``<prefix>games:commitments`` and ``<prefix>games:records``
+Games are listed through sorted sets scored by when each was played (the millisecond of its
+``finished_at``, else of its ``created_at``): ``<prefix>games:all``, ``<prefix>games:game:<game>``
+and ``<prefix>games:player:<name>``; ``<prefix>games:commitments`` and ``<prefix>games:records``
 (hashes) and ``<prefix>games:played:<digest>`` (sets) know the games an import would make twice
 (``service.store.indexes`` says why none carries a hash tag). ``<prefix>archive:refused`` (a set)
 holds the games the archive job refused (``service.store.queue``). ``<prefix>imports:<source>:<id>``

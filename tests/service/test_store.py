@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import redis
 
@@ -154,11 +156,19 @@ def test_games_list_newest_first_by_game_and_player(
     any_redis: redis.Redis, key_prefix: str
 ) -> None:
     store = new_store(any_redis, key_prefix)
-    store.create(record("a", players=["Ana", "Ben"]))
-    store.create(record("b", game="other", players=["Caro", "Ben"]))
-    store.create(record("c", players=["Ana", "Dan"]))
-    assert [gid for gid, _ in store.indexes.newest()] == ["c", "b", "a"]
-    assert [gid for gid, _ in store.indexes.newest(game="mada")] == ["c", "a"]
-    assert [gid for gid, _ in store.indexes.newest(player="Ben")] == ["b", "a"]
-    below = dict(store.indexes.newest())["b"]
-    assert [gid for gid, _ in store.indexes.newest(below=below)] == ["a"]
+    # Created here in the order a, b, c; c at a's time: equal times by id, the highest first.
+    store.create(record("a", players=["Ana", "Ben"], created_at="2026-11-26T00:00:01.000Z"))
+    store.create(
+        record("b", game="other", players=["Caro", "Ben"], created_at="2026-11-26T00:00:02.000Z")
+    )
+    store.create(record("c", players=["Ana", "Dan"], created_at="2026-11-26T00:00:01.000Z"))
+
+    def ids(**listing: Any) -> list[str]:
+        return [place.id for place in store.indexes.newest(**listing)[0]]
+
+    assert ids() == ["b", "c", "a"]
+    assert ids(game="mada") == ["c", "a"]
+    assert ids(player="Ben") == ["b", "a"]
+    places, more = store.indexes.newest()
+    assert not more
+    assert ids(after=places[0]) == ["c", "a"] and ids(after=places[1]) == ["a"]
