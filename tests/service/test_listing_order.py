@@ -166,3 +166,14 @@ def test_games_indexed_by_their_creation_are_listed_and_reconcile_places_them_by
     reconcile(store, app.extensions["tabletape.queue"])
     assert listed(client) == [tonight, *older]
     assert listed(client, "player=Ann") == [tonight, *older]
+
+
+def test_the_front_page_says_when_each_game_was_played_its_end_not_its_creation(
+    client: FlaskClient,
+) -> None:
+    # A play of 20:00 that lasted 30 minutes was played, and is placed, at 20:30.
+    (older,) = import_older_azul_plays(client, "2025-03-01 20:00:00")
+    _, front = page_of(client, "/")
+    row = front[front.index(f'data-game-id="{older}"') :].split("</tr>")[0]
+    assert "Played (UTC)" in front
+    assert '<time datetime="2025-03-01T20:30:00.000Z">2025-03-01 20:30</time>' in row
