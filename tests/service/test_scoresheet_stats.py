@@ -20,6 +20,7 @@ from service.stats.titles import moment
 from service.store.connection import StoreClient
 from tests.support.api import append, assert_error, create
 from tests.support.stats import every_stats_key
+from tests.support.stats_pages import page_of, player_path
 from tests.support.workers import drain
 
 
@@ -250,6 +251,26 @@ def test_a_players_figures_across_all_games_have_no_mean_score(
         assert "mean_score" not in farid, query
         assert farid["by_game"]["carcassonne"]["mean_score"] == 117
         assert farid["by_game"]["azul"]["mean_score"] == 40
+
+
+def test_the_pages_show_a_dash_for_a_score_figure_there_is_none_of(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = sheet(client, "Hanabi Duel", ["Ana", "Ben"], [], scoring="none")
+    end(client, game, winners=[0])
+    played(client, "Azul", ["Ana", "Ben"], [[40, 52]])
+    drain(app)
+    page, html = page_of(client, "/stats/hanabi-duel/view")
+    assert page.text("mean-score") == "—"
+    assert [row[4] for row in page.rows("players-table")] == ["—", "—"]
+    assert "None" not in html
+    page, html = page_of(client, player_path("Ana"))
+    rows = {row[0]: row for row in page.rows("per-game")}
+    assert rows["Hanabi Duel"][4] == "—" and rows["Azul"][4] == "40.00"
+    # The row of all games: Hanabi Duel and Azul have no mean score together.
+    assert page.tables["per-game"][-1][0][0] == "All games"
+    assert page.tables["per-game"][-1][4][0] == "—"
+    assert "None" not in html
 
 
 def test_the_rebuild_gives_the_same_figures_for_scores_never_written_and_games_nobody_won(
