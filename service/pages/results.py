@@ -1,8 +1,9 @@
-"""A game's outcome in words: who won ("won by Ana and Ben", "a draw", a cooperative game's
-"the table won" or "the table lost", "no winner"), and each score ("—" for a score never
-written: no score, not a 0). The viewer and the recent games say the result so; a player's list
-of games says it from that player's side, with the score that player made (a name seated twice
-has each seat's score). static/lib/follow.js says it the same way once a game ends on a page."""
+"""A game's outcome in words: who won ("won by Ana and Ben", "a draw", a cooperative game's "the
+table won" or "the table lost", "no winner"), and each score ("—" for a score never written: no
+score, not a 0; the statistics' means likewise, ``figure_words``). The viewer and the recent games
+say the result so; a player's list of games says it from that player's side, with the score that
+player made (a name seated twice has each seat's score). static/lib/follow.js says it the same way
+once a game ends on a page."""
 
 from __future__ import annotations
 
@@ -30,6 +31,12 @@ def outcome_words(result: dict[str, Any], players: Sequence[str]) -> str:
 def score_words(score: Any) -> str:
     """A score of a result as written: its number, or a dash where none was ever written."""
     return NO_SCORE if score is None else str(score)
+
+
+def figure_words(value: float | None) -> str:
+    """A mean of the statistics, to two decimals; a dash where there is none (no number written
+    in the games it is over, or figures across several games, whose scores have no mean)."""
+    return NO_SCORE if value is None else f"{value:.2f}"
 
 
 def result_words(record: GameRecord, player: str) -> str:

@@ -46,7 +46,7 @@ from service.games import GameService, event_json, move_words
 from service.pages.bgstats import bgstats_link
 from service.pages.plots import bar_plot, line_plot, shown_number
 from service.pages.refusals import PageRefusal, answer, refuse_unknown_parameters, refused_with
-from service.pages.results import outcome_words, result_words, score_words
+from service.pages.results import figure_words, outcome_words, result_words, score_words
 from service.pages.stats import (
     filter_words,
     head_to_head,
@@ -120,6 +120,7 @@ pages.add_app_template_global(bgstats_link)
 # A result in words, the same on every page that says one (service/pages/results.py).
 pages.add_app_template_global(outcome_words)
 pages.add_app_template_filter(score_words, "score_words")
+pages.add_app_template_filter(figure_words, "figure")
 
 
 @pages.app_template_filter("record_name")
@@ -587,7 +588,9 @@ def stats_view(game: str) -> str:
 def stats_plots(figures: dict[str, Any]) -> dict[str, Any]:
     """The three plots of a game's statistics, and its players best first."""
     seats = figures["seat_advantage"]
-    score_bars = score_histogram(figures["scores"]["distribution"])
+    # No distribution: games were played and no number written in any (a title without points).
+    distribution = figures["scores"]["distribution"]
+    score_bars = score_histogram(distribution or {})
     seat_bars = [(f"seat {seat}", wins) for seat, wins in enumerate(seats["wins_by_seat"])]
     length_bars = [(_length_label(name), value) for name, value in figures["length"].items()]
     return {
@@ -598,7 +601,7 @@ def stats_plots(figures: dict[str, Any]) -> dict[str, Any]:
             summary="; ".join(
                 f"score {label}: {_count(seats, 'seat')}" for label, seats in score_bars
             )
-            or "no game finished yet",
+            or ("no score written" if distribution is None else "no game finished yet"),
         ),
         "seat_plot": bar_plot(
             seat_bars,

@@ -145,6 +145,9 @@ def _count_call(
     groups.append(([YEARS_SUFFIX], [("i", str(figures.day.year), "1")]))
     if figures.title is not None:
         groups += _title_groups(figures, figures.title)
+    # A group that adds nothing (the score histogram of a game without points) names no key:
+    # the index must name only keys that exist, for the rebuild renames each one it names.
+    groups = [(hashes, increments) for hashes, increments in groups if increments]
     suffixes = list(dict.fromkeys(suffix for hashes, _ in groups for suffix in hashes))
     position = {suffix: number for number, suffix in enumerate(suffixes, start=3)}
     encoded = [
@@ -219,15 +222,21 @@ def _play_increments(name: str, play: PlayFigures) -> list[Increment]:
     increments = [("i", f"games:{name}", str(play.games))]
     if play.wins:
         increments.append(("i", f"wins:{name}", str(play.wins)))
-    # A whole score is added as an integer ("n"): cheaper than a float, and exact.
-    score_op = "n" if isinstance(play.score, int) else "f"
-    increments.append((score_op, f"score:{name}", repr(play.score)))
+    # The plays no number was written for: what a mean score leaves out. Written only when
+    # some are, as the wins (a game with rules never has any).
+    if play.unscored:
+        increments.append(("i", f"unscored:{name}", str(play.unscored)))
+    if play.scored:
+        # A whole score is added as an integer ("n"): cheaper than a float, and exact.
+        score_op = "n" if isinstance(play.score, int) else "f"
+        increments.append((score_op, f"score:{name}", repr(play.score)))
     return increments
 
 
 def _own_increments(figures: GameFigures, play: PlayFigures) -> list[Increment]:
     """A player's own figures in their ``own`` hash, per period, for the game's player count
-    and for all counts: the ``games``, ``wins`` and ``score`` of ``_play_increments``."""
+    and for all counts: the ``games``, ``wins``, ``unscored`` and ``score`` of
+    ``_play_increments``."""
     increments: list[Increment] = []
     for period in periods_of(figures.day):
         for count in (len(figures.players), ALL_COUNTS):

@@ -2,11 +2,14 @@
 rate, read from its replay. No Redis here: ``service.stats.counting`` writes what this tells.
 
 This is the one place a game's result is read for the statistics: its winners and scores
-(``Game.result``), its first player, its counters (``Game.stats_counters``), its player count,
-the day it finished, its title and its teams. Nothing here knows a game's rules: a new game gets
-its statistics without code here. The figures come from the replay (the header and the moves
-left standing), never from the stored result, so the live count and the rebuild from the archive
-(``service.stats.rebuild``) read the same figures.
+(``Game.result``), its first player, its counters (``Game.stats_counters``), its player count, the
+day it finished, its title and its teams. A ``null`` score (a score sheet's seat no number was
+written for; every seat of a game without points) is no score: it adds nothing to a score sum nor to
+the distribution, and is counted apart (``PlayFigures.unscored``) so that a mean divides by the
+numbers written. A game nobody won (``winners: []``) is played, won by no one. Nothing here knows a
+game's rules: a new game gets its statistics without code here. The figures come from the replay
+(the header and the moves left standing), never from the stored result, so the live count and the
+rebuild from the archive (``service.stats.rebuild``) read the same figures.
 """
 
 from __future__ import annotations
@@ -36,11 +39,21 @@ class StatsError(Exception):
 
 @dataclass
 class PlayFigures:
-    """One player's share of one game: plays (seats held), wins, and the sum of their scores."""
+    """One player's share of one game (or of many): plays (seats held), wins, the sum of the
+    numbers written for them, and the plays in which none was (a ``null`` score)."""
 
     games: int = 0
     wins: int = 0
     score: Number = 0
+    # Counted as the plays with no number rather than those with one: a game with rules always
+    # has them, so its figures carry no extra field, and those stored before this count read
+    # right (an absent field reads 0).
+    unscored: int = 0
+
+    @property
+    def scored(self) -> int:
+        """The plays a number was written for: what a mean score divides by."""
+        return self.games - self.unscored
 
 
 @dataclass(frozen=True)
@@ -51,15 +64,15 @@ class GameFigures:
     game: str
     # Increments of the fields of ``game:<game>`` (``service.stats.keys``).
     totals: dict[str, int]
-    # Increments of the score histogram: score as JSON -> seats.
+    # Increments of the score histogram: score as JSON -> seats (the numbers written only).
     scores: dict[str, int]
     # Player name -> their plays, wins and score in this game.
     plays: dict[str, PlayFigures] = field(default_factory=dict)
     # The game as the filters, head to head and ratings see it: names in seat order, the
-    # winning seats, each seat's score, and when it finished.
+    # winning seats, each seat's score (None: no number written), and when it finished.
     players: tuple[str, ...] = ()
     winners: tuple[int, ...] = ()
-    seat_scores: tuple[Number, ...] = ()
+    seat_scores: tuple[Number | None, ...] = ()
     finished_at: str = ""
     # How the seats ranked (1 best, shared ties): the result's ``ranks``, else its winners
     # first and then by score (``service.stats.ratings.model.ranks_of``) when left empty.
@@ -124,11 +137,14 @@ def figures_of(
     histogram: dict[str, int] = {}
     plays: dict[str, PlayFigures] = {}
     for seat, (player, score) in enumerate(zip(record.players, scores, strict=True)):
-        key = json.dumps(score)
-        histogram[key] = histogram.get(key, 0) + 1
         play = plays.setdefault(player, PlayFigures())
         play.games += 1
         play.wins += int(seat in winners)
+        if score is None:
+            play.unscored += 1
+            continue
+        key = json.dumps(score)
+        histogram[key] = histogram.get(key, 0) + 1
         play.score += score
     if not record.finished_at:
         raise StatsError(f"game {record.id} has no finished_at: its day cannot be told")
@@ -155,8 +171,11 @@ def figures_of(
     )
 
 
-def _checked_score(game_id: str, score: Any) -> Number:
+def _checked_score(game_id: str, score: Any) -> Number | None:
     # Checked before the script runs: HINCRBYFLOAT would refuse an infinity halfway through it.
+    # None is a score never written: no score, counted apart.
+    if score is None:
+        return None
     if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
         raise StatsError(f"game {game_id} has a score that is not a finite number: {score!r}")
     return score

@@ -19,9 +19,13 @@ game, per player), and written once per finished game: one slot holds them well.
   read from ``players:<n>:games`` (a game of n players seats 0 to n - 1): not written, so that
   every bucket (below) is smaller and cheaper to add to. A win count that stays 0 is not written
   either (absent reads as 0);
-- ``:game:<game>:scores`` hash: a score (as JSON) -> how many seats ended a game with it;
-- ``:game:<game>:players`` hash: ``games:<player>``, ``wins:<player>``, ``score:<player>``;
-- ``:player:<player>`` hash: ``games:<game>``, ``wins:<game>``, ``score:<game>``.
+- ``:game:<game>:scores`` hash: a score (as JSON) -> how many seats ended a game with it (the
+  numbers written: a ``null`` score is none);
+- ``:game:<game>:players`` hash: ``games:<player>``, ``wins:<player>``, ``score:<player>`` (the
+  sum of the numbers written) and ``unscored:<player>`` (the plays with none: a mean divides by
+  games - unscored; written, as a win count, only when not 0);
+- ``:player:<player>`` hash: ``games:<game>``, ``wins:<game>``, ``score:<game>``,
+  ``unscored:<game>``.
 
 Those answer the unfiltered queries. The filters (player count, player, days) read the same
 figures kept per bucket: per game, player count ``<n>`` and period ``<p>`` (a UTC day, month or
@@ -37,8 +41,9 @@ per-player buckets: they would double the writes of a game, which are mostly the
   query reads each count the game's ``players:<n>:games`` fields name (not its rules' range: a
   score sheet of a game with rules may seat any number);
 - ``:own:<player>`` hash: the player's own figures per bucket, ``<game>:<n>:<p>:games``,
-  ``...:wins`` and ``...:score`` (``<n>`` a count or ``all``), for their filtered figures: three
-  fields per bucket where the ``players`` section above holds every co-player's;
+  ``...:wins``, ``...:score`` and ``...:unscored`` (``<n>`` a count or ``all``), for their
+  filtered figures: a few fields per bucket where the ``players`` section above holds every
+  co-player's;
 - ``:vs:<["a","b"]>`` hash, one per pair of names (sorted, as JSON): ``<game>:<n>:<p>:games``,
   ``...:wins:0`` (the first name's wins), ``...:wins:1`` (the second's), for head to head
   (``<n>`` a player count or ``all`` here too);

@@ -178,7 +178,7 @@ def _game_json(
         "wins": {player: play.wins for player, play in plays.items()},
         "win_rate": {player: _ratio(play.wins, play.games) for player, play in plays.items()},
         "players": {player: _play_json(play) for player, play in plays.items()},
-        "scores": _scores_json(scores),
+        "scores": _scores_json(scores, games),
         "length": {
             "mean_events": _ratio(totals.get("events", 0), games),
             **{
@@ -201,7 +201,8 @@ def player_stats(
     client: StoreClient, prefix: str, name: str, filters: StatsFilter | None = None
 ) -> dict[str, Any]:
     """A player's statistics over every game (of those ``filters`` lets through: its ``player``
-    is not read); zeros for a name that never finished a game."""
+    is not read); zeros for a name that never finished a game. The figures across all games have
+    no mean score: one game's points and another's have no mean together; each game's has one."""
     keys = StatsKeys(prefix)
     if filters is None or (filters.players is None and filters.days.open):
         by_game = _plays_of(client.hgetall(keys.key(player_suffix(name))))
@@ -211,10 +212,9 @@ def player_stats(
     for play in by_game.values():
         overall.games += play.games
         overall.wins += play.wins
-        overall.score += play.score
     return {
         "player": name,
-        **_play_json(overall),
+        **_wins_json(overall),
         "by_game": {game: _play_json(play) for game, play in by_game.items()},
     }
 
@@ -229,7 +229,7 @@ def _filtered_plays(
         (game_name, kind, pair_field(game_name, filters.count, period, kind))
         for game_name in stats_games(client, keys.prefix)
         for period in periods
-        for kind in ("games", "wins", "score")
+        for kind in _PLAY_FIELDS
     ]
     if not fields:
         return {}
@@ -311,7 +311,8 @@ def _summed(hashes: list[Mapping[str, str]]) -> dict[str, Number]:
 
 
 def _plays_of(fields: Mapping[str, str | Number]) -> dict[str, PlayFigures]:
-    """``games:<name>``, ``wins:<name>``, ``score:<name>`` fields, gathered by name (sorted)."""
+    """``games:<name>``, ``wins:<name>``, ``unscored:<name>``, ``score:<name>`` fields, gathered
+    by name (sorted)."""
     plays: dict[str, PlayFigures] = {}
     for field_name, value in sorted(fields.items()):
         kind, _, name = field_name.partition(":")
@@ -321,19 +322,26 @@ def _plays_of(fields: Mapping[str, str | Number]) -> dict[str, PlayFigures]:
     return plays
 
 
-_PLAY_FIELDS = frozenset(("games", "wins", "score"))
+# The fields of a player's figures (``PlayFigures``), as the hashes name them.
+_PLAY_FIELDS = ("games", "wins", "unscored", "score")
+
+
+def _wins_json(play: PlayFigures) -> dict[str, Any]:
+    return {"games": play.games, "wins": play.wins, "win_rate": _ratio(play.wins, play.games)}
 
 
 def _play_json(play: PlayFigures) -> dict[str, Any]:
-    return {
-        "games": play.games,
-        "wins": play.wins,
-        "win_rate": _ratio(play.wins, play.games),
-        "mean_score": _ratio(play.score, play.games),
-    }
+    """A player's figures in one game: the mean over the numbers written for them, null when
+    none was (a game without points), never a 0 that was not scored."""
+    mean = play.score / play.scored if play.scored else None
+    return {**_wins_json(play), "mean_score": mean}
 
 
-def _scores_json(histogram: Mapping[str, Number]) -> dict[str, Any]:
+def _scores_json(histogram: Mapping[str, Number], games: int) -> dict[str, Any]:
+    """The mean and distribution of the numbers written; null when games were played and no
+    number written in any (a title without points), zeros when no game was."""
+    if not histogram and games:
+        return {"mean": None, "distribution": None}
     counts = sorted(((json.loads(score), int(seats)) for score, seats in histogram.items()))
     total: Number = sum(score * seats for score, seats in counts)
     return {

@@ -3,7 +3,9 @@ which they only describe (for the OpenAPI document of /stats, /players and /rati
 
 The bodies are built by the read models (``service.stats.reading``,
 ``service.stats.ratings.reading``).
-Rates are fractions from 0 to 1, and 0 when there is nothing to divide by.
+Rates are fractions from 0 to 1, and 0 when there is nothing to divide by. A score figure is over
+the numbers written only: null where games were played and no number was written (a title without
+points).
 """
 
 from __future__ import annotations
@@ -88,22 +90,39 @@ def days_of(query: dict[str, Any]) -> DayFilter:
     return DayFilter(query.get("since"), query.get("until"))
 
 
-class PlayerFiguresSchema(Schema):
+class PlayerWinsSchema(Schema):
     games = fields.Integer(
         metadata={"description": "finished games played (a seat held twice counts twice)"}
     )
     wins = fields.Integer(metadata={"description": "games won, a shared victory included"})
     win_rate = fields.Float(metadata={"description": "wins / games"})
-    mean_score = fields.Float(metadata={"description": "the mean of the player's scores"})
+
+
+class PlayerFiguresSchema(PlayerWinsSchema):
+    mean_score = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "the mean of the numbers written for the player (a null score is no"
+            " score); null when none was"
+        },
+    )
 
 
 class ScoresSchema(Schema):
-    mean = fields.Float(metadata={"description": "the mean score of every seat of every game"})
+    mean = fields.Float(
+        allow_none=True,
+        metadata={
+            "description": "the mean of the numbers written, every seat of every game; null when"
+            " games were played and none was written (a title without points)"
+        },
+    )
     distribution = fields.Dict(
         keys=fields.String(),
         values=fields.Integer(),
+        allow_none=True,
         metadata={
-            "description": "score (as JSON) -> how many seats ended a game with it",
+            "description": "score (as JSON) -> how many seats ended a game with it (the numbers"
+            " written only); null when none was",
             "example": {"7": 3, "12": 1},
         },
     )
@@ -168,7 +187,10 @@ class GameStatsSchema(Schema):
     )
 
 
-class PlayerStatsSchema(PlayerFiguresSchema):
+class PlayerStatsSchema(PlayerWinsSchema):
+    """A player's figures across all games have no mean score: one game's points and another's
+    have no mean together (each game's mean is in ``by_game``)."""
+
     player = fields.String(metadata={"example": "Ana"})
     by_game = fields.Dict(
         keys=fields.String(),

@@ -17,9 +17,17 @@ from openskill.models import PlackettLuce
 
 from service.stats.rebuild import rebuild_stats
 from service.stats.titles import moment
+from service.store.connection import StoreClient
 from tests.support.api import append, assert_error, create
 from tests.support.stats import every_stats_key
+from tests.support.stats_pages import page_of, player_path
 from tests.support.workers import drain
+
+
+@pytest.fixture
+def real_redis(store_redis: StoreClient) -> StoreClient:
+    """This module's tests run on the plain Redis, then on the cluster (tests/conftest.py)."""
+    return store_redis
 
 
 def sheet(
@@ -153,6 +161,136 @@ def test_the_rebuild_from_the_archive_gives_the_same_figures(
     assert rebuild_stats(real_redis, key_prefix, archive_dir) == 4
     assert every_stats_key(real_redis, key_prefix) == live
     assert client.get("/titles").json == titles
+
+
+# --- what was played: numbers never written, games without points, games nobody won ------------
+
+
+def day_of(client: FlaskClient, game: dict[str, Any]) -> str:
+    """The UTC day ``game`` finished: a filter of that day reads the per-day figures."""
+    day: str = client.get(f"/games/{game['id']}").json["finished_at"][:10]
+    return day
+
+
+def test_a_score_never_written_is_left_out_of_the_mean_not_counted_as_0(
+    app: Flask, client: FlaskClient
+) -> None:
+    played(client, "Carcassonne", ["Farid", "Gus"], [[117, 90]])
+    played(client, "Carcassonne", ["Farid", "Gus"], [[120, 130]])
+    # No number is written for Farid in the third game: Gus, the only one scored, wins it.
+    last = played(client, "Carcassonne", ["Farid", "Gus"], [[None, 80]])
+    drain(app)
+    day = day_of(client, last)
+    for query in ("", f"?since={day}", "?player=Farid", "?players=2"):
+        stats = client.get(f"/stats/carcassonne{query}").json
+        assert stats["games"] == 3, query
+        # Farid: (117 + 120) / 2 numbers written, over 3 games played.
+        assert stats["players"]["Farid"] == {
+            "games": 3, "wins": 1, "win_rate": 1 / 3, "mean_score": 118.5
+        }, query  # fmt: skip
+        assert stats["players"]["Gus"]["mean_score"] == 100  # (90 + 130 + 80) / 3
+        # Five numbers written in three games of two seats.
+        assert stats["scores"] == {
+            "mean": (117 + 90 + 120 + 130 + 80) / 5,
+            "distribution": {"80": 1, "90": 1, "117": 1, "120": 1, "130": 1},
+        }, query
+    for query in ("", f"?since={day}"):
+        farid = client.get(f"/players/Farid/stats{query}").json
+        assert farid["by_game"]["carcassonne"]["games"] == 3, query
+        assert farid["by_game"]["carcassonne"]["mean_score"] == 118.5, query
+
+
+def test_a_title_without_points_has_no_score_figures(app: Flask, client: FlaskClient) -> None:
+    for winners in ([0], [1], [0]):
+        game = sheet(client, "Hanabi Duel", ["Ana", "Ben"], [], scoring="none")
+        end(client, game, winners=winners)
+    drain(app)
+    for query in ("", f"?since={day_of(client, game)}", "?player=Ana"):
+        stats = client.get(f"/stats/hanabi-duel{query}").json
+        assert stats["games"] == 3, query
+        assert stats["scores"] == {"mean": None, "distribution": None}, query
+        assert stats["players"]["Ana"] == {
+            "games": 3, "wins": 2, "win_rate": 2 / 3, "mean_score": None
+        }, query  # fmt: skip
+    ana = client.get("/players/Ana/stats").json
+    assert ana["by_game"]["hanabi-duel"]["mean_score"] is None
+
+
+def test_a_game_nobody_won_counts_as_played_with_no_win_and_rates_nobody(
+    app: Flask, client: FlaskClient
+) -> None:
+    # Nobody won the first game, and no number was written for Ben in it.
+    nobody = sheet(client, "Dixit", ["Ana", "Ben"], [[12, None]])
+    end(client, nobody, winners=[])
+    played(client, "Dixit", ["Ana", "Ben"], [[30, 25]])
+    drain(app)
+    stats = client.get("/stats/dixit").json
+    assert stats["games"] == 2
+    assert stats["wins"] == {"Ana": 1, "Ben": 0}
+    assert stats["seat_advantage"]["wins_by_seat"] == [1, 0]
+    assert stats["players"]["Ben"]["mean_score"] == 25
+    versus = client.get("/players/Ana/versus/Ben?game=dixit").json
+    assert versus["games"] == 2 and versus["wins"] == {"Ana": 1, "Ben": 0}
+    # Rated by the game Ana won only.
+    board = client.get("/ratings/dixit").json["ratings"]
+    assert [(row["player"], row["games"]) for row in board] == [("Ana", 1), ("Ben", 1)]
+    history = client.get("/players/Ana/ratings/dixit/history").json["history"]
+    assert len(history) == 1
+
+
+def test_a_players_figures_across_all_games_have_no_mean_score(
+    app: Flask, client: FlaskClient
+) -> None:
+    played(client, "Carcassonne", ["Farid", "Gus"], [[117, 90]])
+    played(client, "Azul", ["Farid", "Gus"], [[40, 52]])
+    drain(app)
+    for query in ("", "?players=2"):
+        farid = client.get(f"/players/Farid/stats{query}").json
+        assert farid["games"] == 2 and farid["wins"] == 1, query
+        # 117 Carcassonne points and 40 Azul points have no mean.
+        assert "mean_score" not in farid, query
+        assert farid["by_game"]["carcassonne"]["mean_score"] == 117
+        assert farid["by_game"]["azul"]["mean_score"] == 40
+
+
+def test_the_pages_show_a_dash_for_a_score_figure_there_is_none_of(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = sheet(client, "Hanabi Duel", ["Ana", "Ben"], [], scoring="none")
+    end(client, game, winners=[0])
+    played(client, "Azul", ["Ana", "Ben"], [[40, 52]])
+    drain(app)
+    page, html = page_of(client, "/stats/hanabi-duel/view")
+    assert page.text("mean-score") == "—"
+    assert [row[4] for row in page.rows("players-table")] == ["—", "—"]
+    assert "None" not in html
+    page, html = page_of(client, player_path("Ana"))
+    rows = {row[0]: row for row in page.rows("per-game")}
+    assert rows["Hanabi Duel"][4] == "—" and rows["Azul"][4] == "40.00"
+    # The row of all games: Hanabi Duel and Azul have no mean score together.
+    assert page.tables["per-game"][-1][0][0] == "All games"
+    assert page.tables["per-game"][-1][4][0] == "—"
+    assert "None" not in html
+
+
+def test_the_rebuild_gives_the_same_figures_for_scores_never_written_and_games_nobody_won(
+    app: Flask, client: FlaskClient, real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    played(client, "Carcassonne", ["Farid", "Gus"], [[117, 90]])
+    played(client, "Carcassonne", ["Farid", "Gus"], [[None, 80]])
+    nobody = sheet(client, "Dixit", ["Ana", "Ben"], [[12, None]])
+    end(client, nobody, winners=[])
+    pointless = sheet(client, "Hanabi Duel", ["Ana", "Ben"], [], scoring="none")
+    end(client, pointless, winners=[1])
+    drain(app)
+    live = every_stats_key(real_redis, key_prefix)
+    answers = [client.get(path).json for path in ("/stats/carcassonne", "/players/Ana/stats")]
+    assert rebuild_stats(real_redis, key_prefix, archive_dir) == 4
+    assert every_stats_key(real_redis, key_prefix) == live
+    assert [client.get(path).json for path in ("/stats/carcassonne", "/players/Ana/stats")] == (
+        answers
+    )
+    assert client.get("/stats/carcassonne").json["players"]["Farid"]["mean_score"] == 117
 
 
 def test_a_finish_time_is_a_moment_whatever_its_offset() -> None:

@@ -420,7 +420,6 @@ def test_a_player_without_finished_games_has_zeros(http: FlaskClient) -> None:
         "games": 0,
         "wins": 0,
         "win_rate": 0.0,
-        "mean_score": 0.0,
         "by_game": {},
         "ratings": {},
         "filters": {},

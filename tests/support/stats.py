@@ -118,13 +118,10 @@ def expected_player(games: list[Played], name: str) -> dict[str, Any]:
         if player == name and g.record.result is not None
     ]
     wins, scores = sum(won for won, _ in mine), sum(score for _, score in mine)
-    figures = {
-        "games": len(mine),
-        "wins": wins,
-        "win_rate": rate(wins, len(mine)),
-        "mean_score": rate(scores, len(mine)),
-    }
-    return {"player": name, **figures, "by_game": {"mada": figures} if mine else {}}
+    figures = {"games": len(mine), "wins": wins, "win_rate": rate(wins, len(mine))}
+    mada = {**figures, "mean_score": rate(scores, len(mine))}
+    # Across all games, no mean score: one game's points and another's have none together.
+    return {"player": name, **figures, "by_game": {"mada": mada} if mine else {}}
 
 
 def archive(played: list[Played], directory: Path) -> None:

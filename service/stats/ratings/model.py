@@ -80,20 +80,31 @@ def finish_order(finished_at: str) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def ranks_of(winners: Iterable[int], scores: Sequence[Number]) -> tuple[int, ...]:
+def ranks_of(winners: Iterable[int], scores: Sequence[Number | None]) -> tuple[int, ...]:
     """Rank 1 for every winner; then the other seats by score, the highest first, equal scores
-    sharing a rank."""
+    sharing a rank; a seat no number was written for (None) after every seat with one, as a score
+    sheet ranks a play brought in from another app."""
     won = set(winners)
-    others = sorted({score for seat, score in enumerate(scores) if seat not in won}, reverse=True)
+    others = sorted(
+        {score for seat, score in enumerate(scores) if seat not in won and score is not None},
+        reverse=True,
+    )
     first_after_winners = 2 if won else 1
     rank_of_score = {score: first_after_winners + place for place, score in enumerate(others)}
-    return tuple(1 if seat in won else rank_of_score[score] for seat, score in enumerate(scores))
+    unscored = first_after_winners + len(others)
+    return tuple(
+        1 if seat in won else unscored if score is None else rank_of_score[score]
+        for seat, score in enumerate(scores)
+    )
 
 
 def rated_game_of(figures: GameFigures) -> RatedGame | None:
     """What the ratings take of a finished game's figures; None for a game not rated (one its
-    game does not rate, or a game of one player: a rating ranks players against each other)."""
+    game does not rate, a game of one player: a rating ranks players against each other, or a
+    game nobody won, which no one lost to anyone either: never ranked by its scores)."""
     if figures.teams is None or (not figures.teams and len(figures.players) < 2):
+        return None
+    if not figures.winners and not figures.ranks:
         return None
     alone = all(len(team) == 1 for team in figures.teams)
     return RatedGame(
