@@ -14,12 +14,17 @@ def worker(burst: bool) -> None:
     """Run an RQ worker for the service's queues (on QUEUE_REDIS_URL, else REDIS_URL, else the
     embedded Redis); its jobs read the games from REDIS_URL's store.
 
-    At start it enqueues every finished game that is not archived yet (see ``reconcile``).
+    At start it enqueues every finished game that is not archived yet (see ``reconcile``), and
+    counts the statistics again from the archive when they were counted by an earlier version
+    of the counting (one worker does, the others go on).
     """
+    from service.stats.rebuild import recount_when_counted_otherwise
     from workers.queues import reconcile, run_worker
 
     services = load_services()
     reconcile(services.store, services.archive_queue)
+    archive_dir = services.archive_queue.job_args["archive_dir"]
+    recount_when_counted_otherwise(services.store.redis, services.store.prefix, archive_dir)
     # The queue's Redis (QUEUE_REDIS_URL): the store may be a cluster, where RQ does not run.
     run_worker(services.archive_queue.queue.connection, services.store.prefix, burst=burst)
 

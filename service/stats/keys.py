@@ -93,6 +93,10 @@ class StatsKeys:
         self.base = f"{prefix}{root}"
         self.counted = f"{self.base}:counted"
         self.index = f"{self.base}:index"
+        # How the live figures were counted (``rebuild.COUNTING``), and the lease of the one
+        # worker that counts them again when that is not how this code counts.
+        self.counting = f"{self.base}:counting"
+        self.recounting = f"{self.base}:recounting"
 
     def key(self, suffix: str) -> str:
         return f"{self.base}:{suffix}"

@@ -23,6 +23,14 @@ from service.store.connection import StoreClient
 
 log = logging.getLogger(__name__)
 
+# How a finished game becomes figures and ratings, as this code counts it. Raised whenever that
+# changes, so that figures counted the earlier way are counted again from the archive, once, as a
+# worker starts (``recount_when_counted_otherwise``). 2: a tie rated as a tie, a score never
+# written counted as no score (not a 0), a game nobody won won by nobody.
+COUNTING = "2"
+# How long one worker may take to count everything again before another may try.
+RECOUNT_LEASE_SECONDS = 3600
+
 Progress = Callable[[list[Path]], Iterable[Path]]
 
 
@@ -57,10 +65,32 @@ def rebuild_stats(
                 rated.append(one)
         # The ratings once every game is known: each game type replayed in finish order.
         ratings.rebuild_ratings(lambda: client.pipeline(transaction=False), rebuilt, rated)
-        return _swap_in(client, archive, StatsKeys(prefix), rebuilt, say)
+        games = _swap_in(client, archive, StatsKeys(prefix), rebuilt, say)
+        client.set(StatsKeys(prefix).counting, COUNTING)
+        return games
     finally:
         # After a swap nothing is left there; after a failure, the live figures stay untouched.
         _drop(client, rebuilt)
+
+
+def recount_when_counted_otherwise(
+    client: StoreClient, prefix: str, archive_dir: str | Path
+) -> int | None:
+    """Rebuild the figures and ratings from the archive when they were counted otherwise than
+    this code counts (by an earlier version, or never marked): the number of games counted, or
+    None when nothing was to do, or another worker is doing it."""
+    live = StatsKeys(prefix)
+    if client.get(live.counting) == COUNTING:
+        return None
+    lease = uuid.uuid4().hex
+    if not client.set(live.recounting, lease, nx=True, ex=RECOUNT_LEASE_SECONDS):
+        return None
+    try:
+        log.info("the statistics were counted otherwise: counting them again from the archive")
+        return rebuild_stats(client, prefix, archive_dir)
+    finally:
+        if client.get(live.recounting) == lease:
+            client.delete(live.recounting)
 
 
 def _log_skipped(reason: str) -> None:

@@ -21,8 +21,9 @@ from cli.stats import stats as stats_command
 from service.stats.api import stats as stats_blueprint
 from service.stats.counting import count_game
 from service.stats.game_figures import StatsError, figures_of, replay_states
+from service.stats.keys import StatsKeys
 from service.stats.reading import game_stats, player_stats
-from service.stats.rebuild import rebuild_stats
+from service.stats.rebuild import COUNTING, rebuild_stats, recount_when_counted_otherwise
 from service.store.archive import Archive, archive_document
 from service.store.connection import StoreClient
 from tests.conftest import make_app
@@ -435,3 +436,52 @@ def test_the_openapi_document_describes_the_statistics(http: FlaskClient) -> Non
         schemas
     )
     assert "404" in document["paths"]["/stats/{game}"]["get"]["responses"]
+
+
+def test_figures_counted_by_an_earlier_version_are_counted_again_once(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    games = some_games(4)
+    archive(games, tmp_path)
+    for played in games:
+        count(real_redis, key_prefix, played)
+    rebuilt = game_stats(real_redis, key_prefix, "mada")
+    # As an earlier version left them: counted its own way (here, one score more), unmarked.
+    live = StatsKeys(key_prefix)
+    real_redis.hincrby(live.key("game:mada:scores"), "999", 1)
+    assert game_stats(real_redis, key_prefix, "mada") != rebuilt
+    assert recount_when_counted_otherwise(real_redis, key_prefix, tmp_path) == 4
+    assert game_stats(real_redis, key_prefix, "mada") == rebuilt
+    assert real_redis.get(live.counting) == COUNTING
+    # Counted as this code counts: the next worker's start leaves the figures alone.
+    assert recount_when_counted_otherwise(real_redis, key_prefix, tmp_path) is None
+
+
+def test_while_one_worker_counts_again_another_starting_leaves_it_to_it(
+    real_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    archive(some_games(2), tmp_path)
+    real_redis.set(StatsKeys(key_prefix).recounting, "another worker's lease", ex=60)
+    assert recount_when_counted_otherwise(real_redis, key_prefix, tmp_path) is None
+    assert real_redis.get(StatsKeys(key_prefix).counting) is None
+
+
+def test_a_worker_starting_on_figures_of_an_earlier_version_counts_them_again(
+    redis_url: str, plain_redis: redis.Redis, key_prefix: str, tmp_path: Path
+) -> None:
+    from cli.workers import worker as worker_command
+
+    games = some_games(3)
+    archive(games, tmp_path)
+    for played in games:
+        count(plain_redis, key_prefix, played)
+    rebuilt = game_stats(plain_redis, key_prefix, "mada")
+    plain_redis.hincrby(StatsKeys(key_prefix).key("game:mada:scores"), "999", 1)
+    env = {
+        "TABLETAPE_REDIS_URL": redis_url,
+        "TABLETAPE_KEY_PREFIX": key_prefix,
+        "TABLETAPE_ARCHIVE_DIR": str(tmp_path),
+    }
+    outcome = CliRunner().invoke(worker_command, ["--burst"], env=env)
+    assert outcome.exit_code == 0, outcome.output
+    assert game_stats(plain_redis, key_prefix, "mada") == rebuilt

@@ -100,6 +100,8 @@ def every_stats_key(client: redis.Redis, prefix: str) -> dict[str, Any]:
     """Every statistics key under the prefix with its whole content."""
     dump: dict[str, Any] = {}
     for key in sorted(client.scan_iter(match=f"{prefix}{{stats}}*", count=1000)):
+        if key.endswith((":counting", ":recounting")):
+            continue  # how the figures were counted, not a figure: a rebuild marks it
         kind = client.type(key)
         if kind == "hash":
             dump[key] = client.hgetall(key)
