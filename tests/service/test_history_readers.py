@@ -3,6 +3,7 @@ from the parsed file to plays or skip reasons, and the record a play becomes."""
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +24,31 @@ def test_a_score_is_a_string_that_reads_as_a_number(text: Any, number: Any) -> N
     assert read_score(text, "Ann") == number
 
 
-@pytest.mark.parametrize("text", ["five", "1e3", "1.2345", "12,5", "2000000000", "NaN", True])
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("21,7", 21.7), ("20,1", 20.1), ("66-11-12", 43), ("10 + 5 + 3", 18), ("-32+8", -24),
+     ("24-12", 12), ("10+10+15", 35), ("0.1+0.2", 0.3), ("1,5 + 2.25", 3.75),
+     ("+".join(["3"] * 22), 66)],
+)  # fmt: skip
+def test_a_score_written_with_a_decimal_comma_or_as_a_sum_is_its_number(
+    text: str, number: Any
+) -> None:
+    assert read_score(text, "Ann") == number
+
+
+def test_a_long_sum_is_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    assert read_score("1+" * 200_000 + "1", "Ann") == 200_001
+    with pytest.raises(Unreadable, match="Ann's score"):
+        read_score("1 +" * 200_000 + " x", "Ann")
+    assert time.perf_counter() - started < 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["five", "1e3", "1.2345", "2000000000", "NaN", True, "1,2,3", "5+", "+-5", "3 4", "1*2",
+     "1.0005+1", "999999999+2", "1,"],
+)  # fmt: skip
 def test_any_other_score_makes_the_play_a_problem(text: Any) -> None:
     with pytest.raises(Unreadable, match="Ann's score"):
         read_score(text, "Ann")
