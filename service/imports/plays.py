@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Concatenate, ParamSpec
 
@@ -159,14 +159,30 @@ def check_title(name: Any) -> str:
 
 def check_seats(seats: list[Seat]) -> tuple[Seat, ...]:
     """A play's seats: at least one, no more than any game takes (counted before the names are
-    compared), each name once."""
+    compared), namesakes told apart, then each name once (two names the request maps to one
+    are a problem)."""
     if not seats:
         raise Unreadable("the play has no players")
     if len(seats) > most_players():
         raise Unreadable(
             f"the play has {len(seats)} players; a game takes at most {most_players()} players"
         )
+    seats = _namesakes_apart(seats)
     twice = repeated(seat.name for seat in seats)
     if twice:
         raise Unreadable(f"the play names {', '.join(twice)} more than once")
     return tuple(seats)
+
+
+def _namesakes_apart(seats: list[Seat]) -> list[Seat]:
+    """Players of one play written with the same name are different people (the app's
+    "Anonymous player"): the second is ``<name> (2)``, the third ``<name> (3)``, in that play."""
+    seen: dict[str, int] = {}
+    apart = []
+    for seat in seats:
+        written = seat.name if seat.written is None else cleaned(seat.written)
+        seen[written] = seen.get(written, 0) + 1
+        if seen[written] > 1:
+            seat = replace(seat, name=check_name(f"{seat.name} ({seen[written]})"))
+        apart.append(seat)
+    return apart
