@@ -177,3 +177,34 @@ def test_namesakes_of_one_play_are_different_people_numbered_in_that_play() -> N
     ]))  # fmt: skip
     assert isinstance(from_bgg, Play)
     assert [seat.name for seat in from_bgg.seats] == ["Anonymous player", "Anonymous player (2)"]
+
+
+def cooperative_play(winners: list[bool]) -> Play:
+    seats = tuple(Seat(f"P{n}", None, won) for n, won in enumerate(winners))
+    return Play("bgstats", "betrayal", "Betrayal at House on the Hill", None, "none", True,
+                False, seats, datetime(2021, 1, 1), 0)  # fmt: skip
+
+
+def test_a_traitors_cooperative_play_is_recorded_as_not_cooperative_with_its_winners() -> None:
+    document = record_of(cooperative_play([False, True, False]))
+    assert document["options"]["cooperative"] is False
+    assert document["events"][-1]["ranks"] == [2, 1, 2]
+    assert record_of(cooperative_play([True, True]))["events"][-1]["outcome"] == "won"
+    assert record_of(cooperative_play([False, False]))["events"][-1]["outcome"] == "lost"
+
+
+def test_one_team_for_everyone_is_no_teams() -> None:
+    backup = Backup()
+    a, b, c = backup.player("A"), backup.player("B"), backup.player("C")
+    game = backup.game("Azul")
+    backup.play(game, "2021-01-01 20:00:00",
+                [(a, "1", False, 0, "1"), (b, "2", True, 0, "1")], uses_teams=True)
+    backup.play(game, "2021-01-01 21:00:00",
+                [(a, "1", False, 0, "1"), (b, "2", True, 0, "2"), (c, "3", False, 0, "1")],
+                uses_teams=True)
+    backup.play(game, "2021-01-01 22:00:00",
+                [(a, "1", False, 0, "1"), (b, "2", True, 0, "2")])  # fmt: skip
+    plays = [play for play in read(backup) if isinstance(play, Play)]
+    one_team, two_teams, no_teams = (record_of(play)["options"] for play in plays)
+    assert "teams" not in one_team and "teams" not in no_teams
+    assert two_teams["teams"] == [[0, 2], [1]]
