@@ -33,12 +33,15 @@ class Unreadable(Exception):
 @dataclass(frozen=True)
 class Seat:
     """One player of a play: their name here, their points (None: none written), whether the
-    app marks them a winner, and their team (None: none)."""
+    app marks them a winner, and their team (None: none); the name as the file wrote it (None:
+    the same), which tells namesakes (two of the app's "Anonymous player") from two players the
+    request's names map to one name."""
 
     name: str
     score: Number | None
     winner: bool
     team: str | None = None
+    written: str | None = None
 
 
 @dataclass(frozen=True)

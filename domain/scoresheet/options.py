@@ -1,9 +1,9 @@
 """A score sheet's creation options (scoresheet.md, "Creating one"), checked and completed.
 
 ``title`` is a MUST; ``scoring`` (``"highest"``) and ``cooperative`` (false) are filled in;
-``bgg_id`` and ``teams`` are kept only when given. Anything else, ``chance`` included (a score
-sheet has no chance: the seed decides nothing), is refused with InvalidOptionsError naming the
-field, as every game's options are.
+``bgg_id``, ``teams``, ``location`` and ``comment`` are kept only when given. Anything else,
+``chance`` included (a score sheet has no chance: the seed decides nothing), is refused with
+InvalidOptionsError naming the field, as every game's options are.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from domain.repeats import repeated
 from domain.scoresheet.state import HIGHEST, SCORINGS
 from domain.scoresheet.titles import check_title
 
-OPTION_NAMES: Final = ("title", "bgg_id", "scoring", "cooperative", "teams")
+OPTION_NAMES: Final = ("title", "bgg_id", "scoring", "cooperative", "teams", "location", "comment")
+# Where it was played and a note on it, as long as another app's may be (imports carry them).
+TEXT_LENGTHS: Final = {"location": (1, 200), "comment": (0, 2000)}
 # A BoardGameGeek id is a positive integer; kept within 64 bits, as the record's JSON is.
 BGG_ID_MAX: Final = 2**63 - 1
 
@@ -55,7 +57,20 @@ def check_options(raw: Mapping[str, Any], players: int) -> dict[str, Any]:
     options["cooperative"] = cooperative
     if "teams" in raw:
         options["teams"] = check_teams(raw["teams"], players)
+    for field, (shortest, longest) in TEXT_LENGTHS.items():
+        if field in raw:
+            options[field] = check_text(field, raw[field], shortest, longest)
     return options
+
+
+def check_text(field: str, text: Any, shortest: int, longest: int) -> str:
+    """The ``location`` or ``comment`` option: a string of ``shortest`` to ``longest``
+    characters."""
+    what = f"a string of {shortest} to {longest:,} characters"
+    if not isinstance(text, str) or not shortest <= len(text) <= longest:
+        shown = f"{len(text)} characters" if isinstance(text, str) else repr(text)
+        raise InvalidOptionsError(f"{field} must be {what}, got {shown}", {field: what})
+    return text
 
 
 def check_teams(teams: Any, players: int) -> list[list[int]]:

@@ -8,7 +8,8 @@ sharing the next rank; with no winner marked, the totals decide. Members of a te
 rank. With no winner marked and no number written (or every number written a 0, as some apps
 fill the field), the play ended with no winner: its end is ``"winners": []`` (counted as played,
 nobody wins, nobody is rated), as BG Stats and BoardGameGeek count it. A number never written
-makes no ``score`` event: it is no score, not a 0.
+makes no ``score`` event: it is no score, not a 0. A cooperative play is won when every seat
+is marked winner, lost when none is, and not cooperative when some are (a traitor's game).
 """
 
 from __future__ import annotations
@@ -101,8 +102,12 @@ def record_play(play: Play, name: str, rules_version: str, max_players: int) -> 
             f"the play has {len(play.seats)} players: a score sheet takes 1 to {max_players}"
         )
     teams = teams_of(play)
+    marked = [one.winner for one in play.seats]
+    # A cooperative play where only some are marked winner is a traitor's game (one side
+    # against the table): recorded as not cooperative, with those winners.
+    cooperative = play.cooperative and (all(marked) or not any(marked))
     options: dict[str, Any] = {"title": title, "scoring": play.scoring}
-    options["cooperative"] = play.cooperative
+    options["cooperative"] = cooperative
     if play.bgg_id:
         options["bgg_id"] = play.bgg_id
     if teams is not None:
@@ -122,8 +127,8 @@ def record_play(play: Play, name: str, rules_version: str, max_players: int) -> 
             for seat, one in enumerate(play.seats)
             if one.score is not None
         ]
-    if play.cooperative:
-        outcome = "won" if any(one.winner for one in play.seats) else "lost"
+    if cooperative:
+        outcome = "won" if all(marked) else "lost"
         events.append({"type": "end", "outcome": outcome, "at": at})
     elif nobody_won(play):
         events.append({"type": "end", "winners": [], "at": at})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from domain.scoresheet.numbers import LIMIT, WHAT
+from domain.scoresheet.options import TEXT_LENGTHS
 from domain.scoresheet.state import OUTCOMES, SCORINGS
 from domain.scoresheet.titles import TITLE_MAX
 from domain.shapes import (
@@ -111,6 +112,12 @@ def options_schema(players: int) -> Schema:
             array(array(seat, 1), 2, players),
             "each team a list of seats; every seat in exactly one team",
         ),
+        "location": string(
+            minLength=TEXT_LENGTHS["location"][0],
+            maxLength=TEXT_LENGTHS["location"][1],
+            description="where it was played",
+        ),
+        "comment": string(maxLength=TEXT_LENGTHS["comment"][1], description="a note on the game"),
     }
     title = string(
         minLength=1,

@@ -131,10 +131,11 @@ def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
 
 
 def _seat(player: Element, names: dict[str, str]) -> Seat:
-    name = (player.get("name") or "").strip() or (player.get("username") or "").strip()
-    name = mapped_name(name, names)
+    written = (player.get("name") or "").strip() or (player.get("username") or "").strip()
+    name = mapped_name(written, names)
     return Seat(
         name=name,
+        written=written,
         score=read_score(player.get("score") or "", name),
         winner=player.get("win") == "1",
     )

@@ -183,13 +183,15 @@ def _seat(
         raise Unreadable(
             f"its player (playerRefId {entry.get('playerRefId')!r}) is not in the export's players"
         )
-    name = mapped_name(player.get("name"), names)
+    written = player.get("name")
+    name = mapped_name(written, names)
     score = None if no_points else read_score(entry.get("score"), name)
     team = entry.get("team")
     return Seat(
         name=name,
         score=score,
         winner=entry.get("winner") is True,
+        written=written,
         team=str(team)
         if isinstance(team, str | int) and not isinstance(team, bool) and team != ""
         else None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Concatenate, ParamSpec
 
@@ -32,8 +32,13 @@ __all__ = [
     "read_or_skip",
 ]
 
-# A score as the apps write it: an optional sign, digits, and optionally a point and digits.
-_SCORE = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+# A number as the apps write it: digits, and optionally a point or a comma ("21,7") and digits.
+_NUMBER = r"[0-9]+(?:[.,][0-9]+)?"
+# A score: a number, or a sum or difference of numbers as the app keeps what was typed
+# ("66-11-12", "10 + 5 + 3", "-32+8"). Each term is one operator and one number, with nothing to
+# choose between two ways of reading a term, so matching (and failing) takes linear time.
+_SCORE = re.compile(rf"\s*[+-]?\s*{_NUMBER}(?:\s*[+-]\s*{_NUMBER})*\s*")
+_TERM = re.compile(rf"([+-]?)\s*({_NUMBER})")
 # A number a record takes: at most 3 decimals, at most 10^9 (the score sheet's numbers).
 _DECIMALS = Decimal("0.001")
 _LIMIT = 10**9
@@ -85,9 +90,11 @@ def read_bgg_id(value: Any) -> int | None:
 
 
 def read_score(text: Any, player: str) -> Number | None:
-    """A score as the apps write it, a string: ``""`` is none, ``"49"``, ``"12.5"``, ``"-3"`` are
-    numbers (at most 3 decimals, at most 10^9); anything else is Unreadable. A JSON number is
-    taken too (a hand-edited file)."""
+    """A score as the apps write it, a string: ``""`` is none; ``"49"``, ``"12.5"``, ``"21,7"``
+    (a decimal comma), ``"-3"`` are numbers; a sum or difference of such numbers (``"66-11-12"``)
+    is its result, computed exactly. Each term and the result are numbers a record takes (at
+    most 3 decimals, at most 10^9); anything else is Unreadable. A JSON number is taken too (a
+    hand-edited file)."""
     if text is None:
         return None
     if isinstance(text, bool) or not isinstance(text, int | float | str):
@@ -97,15 +104,26 @@ def read_score(text: Any, player: str) -> Number | None:
         return None
     if not _SCORE.fullmatch(written):
         raise Unreadable(f"{player}'s score {text!r} is not a number")
-    number = Decimal(written)
+    total = Decimal(0)
+    for sign, digits in _TERM.findall(written):
+        term = _score_number(Decimal(sign + digits.replace(",", ".")), text, player)
+        # Exact: every term is at most 10^9 in thousandths, so even millions of them stay far
+        # within Decimal's 28 digits.
+        total += term
+    total = _score_number(total, text, player)
+    if total == total.to_integral_value():
+        return int(total)
+    # The float whose shortest repr is that decimal ("12.50" is 12.5).
+    return float(total)
+
+
+def _score_number(number: Decimal, text: Any, player: str) -> Decimal:
+    """``number``, a term of the score ``text`` or its result, when a record takes it."""
     if abs(number) > _LIMIT:
         raise Unreadable(f"{player}'s score {text!r} is past 10^9")
     if number != number.quantize(_DECIMALS):
         raise Unreadable(f"{player}'s score {text!r} has more than 3 decimals")
-    if number == number.to_integral_value():
-        return int(number)
-    # The float whose shortest repr is that decimal ("12.50" is 12.5).
-    return float(number)
+    return number
 
 
 def check_name(name: Any) -> str:
@@ -141,14 +159,30 @@ def check_title(name: Any) -> str:
 
 def check_seats(seats: list[Seat]) -> tuple[Seat, ...]:
     """A play's seats: at least one, no more than any game takes (counted before the names are
-    compared), each name once."""
+    compared), namesakes told apart, then each name once (two names the request maps to one
+    are a problem)."""
     if not seats:
         raise Unreadable("the play has no players")
     if len(seats) > most_players():
         raise Unreadable(
             f"the play has {len(seats)} players; a game takes at most {most_players()} players"
         )
+    seats = _namesakes_apart(seats)
     twice = repeated(seat.name for seat in seats)
     if twice:
         raise Unreadable(f"the play names {', '.join(twice)} more than once")
     return tuple(seats)
+
+
+def _namesakes_apart(seats: list[Seat]) -> list[Seat]:
+    """Players of one play written with the same name are different people (the app's
+    "Anonymous player"): the second is ``<name> (2)``, the third ``<name> (3)``, in that play."""
+    seen: dict[str, int] = {}
+    apart = []
+    for seat in seats:
+        written = seat.name if seat.written is None else cleaned(seat.written)
+        seen[written] = seen.get(written, 0) + 1
+        if seen[written] > 1:
+            seat = replace(seat, name=check_name(f"{seat.name} ({seen[written]})"))
+        apart.append(seat)
+    return apart

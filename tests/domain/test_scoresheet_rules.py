@@ -876,3 +876,20 @@ def test_a_cooperative_game_or_a_game_of_one_player_is_not_rated() -> None:
     assert GAME.rating_teams(play(start(3, cooperative=True), end(outcome="won"))) is None
     assert GAME.rating_teams(play(start(1), end())) is None
     assert GAME.rating_teams(play(start(4, teams=[[0, 1], [2, 3]]), end())) == ((0, 1), (2, 3))
+
+
+# Options: where it was played and a note ---------------------------------------------------------
+def test_options_keep_a_location_and_a_comment_when_given() -> None:
+    raw = {"title": "Azul", "location": "Ann's", "comment": "Ben's first game\nrematch soon"}
+    assert GAME.options(raw, 2) == {**raw, "scoring": "highest", "cooperative": False}
+    assert GAME.options({"title": "Azul", "comment": ""}, 2)["comment"] == ""
+    assert GAME.options({"title": "Azul", "location": "x" * 200, "comment": "y" * 2000}, 2)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("location", ""), ("location", "x" * 201), ("location", 3), ("comment", "y" * 2001),
+     ("comment", None)],
+)  # fmt: skip
+def test_options_refuse_a_location_or_comment_past_its_length(field: str, value: Any) -> None:
+    assert field in refused_option(title="Azul", **{field: value}).details

@@ -3,6 +3,7 @@ from the parsed file to plays or skip reasons, and the record a play becomes."""
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +24,31 @@ def test_a_score_is_a_string_that_reads_as_a_number(text: Any, number: Any) -> N
     assert read_score(text, "Ann") == number
 
 
-@pytest.mark.parametrize("text", ["five", "1e3", "1.2345", "12,5", "2000000000", "NaN", True])
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("21,7", 21.7), ("20,1", 20.1), ("66-11-12", 43), ("10 + 5 + 3", 18), ("-32+8", -24),
+     ("24-12", 12), ("10+10+15", 35), ("0.1+0.2", 0.3), ("1,5 + 2.25", 3.75),
+     ("+".join(["3"] * 22), 66)],
+)  # fmt: skip
+def test_a_score_written_with_a_decimal_comma_or_as_a_sum_is_its_number(
+    text: str, number: Any
+) -> None:
+    assert read_score(text, "Ann") == number
+
+
+def test_a_long_sum_is_read_in_linear_time() -> None:
+    started = time.perf_counter()
+    assert read_score("1+" * 100_000 + "1", "Ann") == 100_001
+    with pytest.raises(Unreadable, match="Ann's score"):
+        read_score("1 +" * 100_000 + " x", "Ann")
+    assert time.perf_counter() - started < 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["five", "1e3", "1.2345", "2000000000", "NaN", True, "1,2,3", "5+", "+-5", "3 4", "1*2",
+     "1.0005+1", "999999999+2", "1,"],
+)  # fmt: skip
 def test_any_other_score_makes_the_play_a_problem(text: Any) -> None:
     with pytest.raises(Unreadable, match="Ann's score"):
         read_score(text, "Ann")
@@ -131,3 +156,55 @@ def test_a_billion_laughs_is_refused_before_any_expansion() -> None:
     # A DTD alone, without an entity, is refused too.
     with pytest.raises(bgg.NotPlaysXml, match="DTD or entities"):
         bgg.read_plays(b'<?xml version="1.0"?><!DOCTYPE plays SYSTEM "plays.dtd"><plays/>')
+
+
+def test_namesakes_of_one_play_are_different_people_numbered_in_that_play() -> None:
+    backup = Backup()
+    anonymous, ann = backup.player("Anonymous player"), backup.player(" Ann ")
+    other = backup.player("Anonymous player")
+    game = backup.game("Azul")
+    backup.play(game, "2021-01-01 20:00:00",
+                [(anonymous, "1", False), (ann, "2", True), (other, "3", False),
+                 (anonymous, "4", False)])  # fmt: skip
+    (play,) = read(backup)
+    assert isinstance(play, Play)
+    assert [seat.name for seat in play.seats] == [
+        "Anonymous player", "Ann", "Anonymous player (2)", "Anonymous player (3)",
+    ]  # fmt: skip
+    (from_bgg,) = bgg.read_plays(bgg_xml([
+        {"id": 1, "date": "2020-01-01", "name": "Azul",
+         "players": [{"name": "Anonymous player"}, {"name": "Anonymous player", "win": True}]},
+    ]))  # fmt: skip
+    assert isinstance(from_bgg, Play)
+    assert [seat.name for seat in from_bgg.seats] == ["Anonymous player", "Anonymous player (2)"]
+
+
+def cooperative_play(winners: list[bool]) -> Play:
+    seats = tuple(Seat(f"P{n}", None, won) for n, won in enumerate(winners))
+    return Play("bgstats", "betrayal", "Betrayal at House on the Hill", None, "none", True,
+                False, seats, datetime(2021, 1, 1), 0)  # fmt: skip
+
+
+def test_a_traitors_cooperative_play_is_recorded_as_not_cooperative_with_its_winners() -> None:
+    document = record_of(cooperative_play([False, True, False]))
+    assert document["options"]["cooperative"] is False
+    assert document["events"][-1]["ranks"] == [2, 1, 2]
+    assert record_of(cooperative_play([True, True]))["events"][-1]["outcome"] == "won"
+    assert record_of(cooperative_play([False, False]))["events"][-1]["outcome"] == "lost"
+
+
+def test_one_team_for_everyone_is_no_teams() -> None:
+    backup = Backup()
+    a, b, c = backup.player("A"), backup.player("B"), backup.player("C")
+    game = backup.game("Azul")
+    backup.play(game, "2021-01-01 20:00:00",
+                [(a, "1", False, 0, "1"), (b, "2", True, 0, "1")], uses_teams=True)
+    backup.play(game, "2021-01-01 21:00:00",
+                [(a, "1", False, 0, "1"), (b, "2", True, 0, "2"), (c, "3", False, 0, "1")],
+                uses_teams=True)
+    backup.play(game, "2021-01-01 22:00:00",
+                [(a, "1", False, 0, "1"), (b, "2", True, 0, "2")])  # fmt: skip
+    plays = [play for play in read(backup) if isinstance(play, Play)]
+    one_team, two_teams, no_teams = (record_of(play)["options"] for play in plays)
+    assert "teams" not in one_team and "teams" not in no_teams
+    assert two_teams["teams"] == [[0, 2], [1]]
