@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import redis
@@ -313,6 +314,29 @@ def test_the_pages_list_titles_like_games(app: Flask, client: FlaskClient) -> No
     player = client.get("/players/Ana/view", headers=browser).get_data(as_text=True)
     assert "7 Wonders: Duel leaderboard" in player
     assert client.get("/stats/7-wonder-duel/view", headers=browser).status_code == 404
+
+
+def test_a_title_in_greek_is_counted_listed_and_shown_under_its_percent_encoded_key(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = played(client, "Καρκασόν", ["Ana", "Ben"], [[50, 61]])
+    drain(app)
+    path = "/stats/" + quote("καρκασον")
+    assert path == "/stats/%CE%BA%CE%B1%CF%81%CE%BA%CE%B1%CF%83%CE%BF%CE%BD"
+    stats = client.get(path)
+    assert stats.status_code == 200, stats.json
+    assert stats.json["games"] == 1 and stats.json["players"]["Ben"]["wins"] == 1
+    assert client.get(path.replace("/stats/", "/ratings/")).status_code == 200
+    listed = client.get("/games?game=" + quote("καρκασον")).json["games"]
+    assert [g["id"] for g in listed] == [game["id"]]
+    titles = client.get("/titles").json["titles"]
+    assert [(t["key"], t["title"], t["games"]) for t in titles] == [("καρκασον", "Καρκασόν", 1)]
+    # The pages link to the key percent-encoded, and the statistics page names the title.
+    index = client.get("/", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert f'href="{path}/view">Καρκασόν statistics' in index
+    page, html = page_of(client, path + "/view")
+    assert "<h1>Καρκασόν statistics</h1>" in html
+    assert page.text("games-counted") == "1"
 
 
 # --- a title's plays of every size, filtered ---------------------------------------------------
