@@ -16,7 +16,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
-from service.stats.rebuild import rebuild_stats
+from service.stats.keys import StatsKeys
+from service.stats.rebuild import rebuild_stats, recount_when_counted_otherwise
 from service.stats.titles import moment
 from service.store.connection import StoreClient
 from tests.support.api import append, assert_error, create
@@ -337,6 +338,23 @@ def test_a_title_in_greek_is_counted_listed_and_shown_under_its_percent_encoded_
     page, html = page_of(client, path + "/view")
     assert "<h1>Καρκασόν statistics</h1>" in html
     assert page.text("games-counted") == "1"
+
+
+def test_a_worker_starting_counts_titles_again_under_their_key_as_now_computed(
+    app: Flask, client: FlaskClient, real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    played(client, "Straße", ["Ana", "Ben"], [[3, 4]])
+    drain(app)
+    live = every_stats_key(real_redis, key_prefix)
+    # As the version before keys of every script left them: "Straße" counted under "stra-e",
+    # not "strasse", and the figures marked as counted its way.
+    for key in real_redis.scan_iter(match=f"{key_prefix}{{stats}}*", count=1000):
+        real_redis.delete(key)
+    real_redis.set(StatsKeys(key_prefix).counting, "2")
+    assert client.get("/stats/strasse").json["games"] == 0
+    assert recount_when_counted_otherwise(real_redis, key_prefix, archive_dir) == 1
+    assert every_stats_key(real_redis, key_prefix) == live
+    assert client.get("/stats/strasse").json["games"] == 1
 
 
 # --- a title's plays of every size, filtered ---------------------------------------------------
