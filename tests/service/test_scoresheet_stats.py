@@ -357,6 +357,22 @@ def test_a_worker_starting_counts_titles_again_under_their_key_as_now_computed(
     assert client.get("/stats/strasse").json["games"] == 1
 
 
+def test_a_worker_starting_lists_titles_games_under_their_key_as_now_computed(
+    app: Flask, client: FlaskClient, key_prefix: str
+) -> None:
+    from workers.queues import reconcile
+
+    game = sheet(client, "Straße", ["Ana", "Ben"], [[3, 4]])
+    # As the version before keys of every script left it: listed under "stra-e", not "strasse".
+    store = app.extensions["tabletape"].store
+    store.redis.delete(f"{key_prefix}games:game:strasse")
+    store.redis.hdel(f"{key_prefix}games:titles", "strasse")
+    assert client.get("/stats/strasse").status_code == 404
+    reconcile(store, app.extensions["tabletape.queue"])
+    assert [g["id"] for g in client.get("/games?game=strasse").json["games"]] == [game["id"]]
+    assert client.get("/stats/strasse").json["games"] == 0
+
+
 # --- a title's plays of every size, filtered ---------------------------------------------------
 
 TWENTY = [f"P{seat}" for seat in range(20)]
