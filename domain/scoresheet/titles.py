@@ -1,32 +1,41 @@
 """A score sheet's title, and the key that makes two spellings of a title the same game.
 
-The key (scoresheet.md, "The title's key"): the title in lower case, accents removed (NFKD, the
-combining marks, Unicode's category M, dropped), each run of characters other than ``a-z`` and
-``0-9`` replaced by one ``-``, and no ``-`` at either end: "7 Wonders: Duel" ->
-``7-wonders-duel``, "Café International" -> ``cafe-international``. Letters with no ASCII
-decomposition (``ß``, ``ø``, CJK) are not ``a-z``: they separate words like any other character,
-and a title made only of them has an empty key, which is refused.
-"""
+The key (scoresheet.md, "The title's key"): the title case-folded (``str.casefold``), decomposed
+by NFKD, every combining mark (Unicode's category M) dropped, composed again (NFC), each run of
+characters that are not letters or digits (Unicode's categories L and N) replaced by one ``-``,
+and no ``-`` at either end. Letters of every script are kept: "7 Wonders: Duel" ->
+``7-wonders-duel``, "Café International" -> ``cafe-international``, "Straße" -> ``strasse``,
+"Καρκασόν" -> ``καρκασον``, "将棋" -> ``将棋``. A title with neither a letter nor a digit ("???",
+"🎲") has an empty key, which is refused."""
 
 from __future__ import annotations
 
-import re
 import unicodedata
+from itertools import groupby
 from typing import Any, Final
 
 from domain.errors import InvalidOptionsError
 
 TITLE_MAX: Final = 100
-_NOT_KEY: Final = re.compile(r"[^a-z0-9]+")
 
 
 def title_key(title: str) -> str:
     """The key of ``title`` (may be empty: ``check_title`` refuses such a title)."""
-    decomposed = unicodedata.normalize("NFKD", title)
+    # Case-folded before decomposing, so that "ß" is "ss" and a final sigma the sigma it is.
+    decomposed = unicodedata.normalize("NFKD", title.casefold())
     # A combining mark is Unicode's category M (Mn, Mc, Me): a variation selector or a vowel
     # sign is one, though of no combining class (unicodedata.combining gives them 0).
     bare = "".join(char for char in decomposed if not unicodedata.category(char).startswith("M"))
-    return _NOT_KEY.sub("-", bare.lower()).strip("-")
+    # Composed again: NFKD split each Hangul syllable into its jamo, which are letters to keep
+    # as the syllables a reader types.
+    composed = unicodedata.normalize("NFC", bare)
+    # By category, not by regex: ``\w`` would also keep "_" and some numeric symbols.
+    runs = groupby(composed, key=_is_letter_or_digit)
+    return "-".join("".join(chars) for kept, chars in runs if kept)
+
+
+def _is_letter_or_digit(char: str) -> bool:
+    return unicodedata.category(char)[0] in ("L", "N")
 
 
 def check_title(title: Any) -> str:
@@ -51,8 +60,8 @@ def check_title(title: Any) -> str:
         )
     if not title_key(title):
         raise InvalidOptionsError(
-            f"title {title!r} has an empty key: it needs a letter a-z or a digit (accents"
-            " removed) for the statistics to know it by",
-            {"title": "a letter a-z or a digit"},
+            f"title {title!r} has an empty key: it needs a letter or a digit for the statistics"
+            " to know it by",
+            {"title": "a letter or a digit"},
         )
     return title

@@ -26,8 +26,10 @@ log = logging.getLogger(__name__)
 # How a finished game becomes figures and ratings, as this code counts it. Raised whenever that
 # changes, so that figures counted the earlier way are counted again from the archive, once, as a
 # worker starts (``recount_when_counted_otherwise``). 2: a tie rated as a tie, a score never
-# written counted as no score (not a 0), a game nobody won won by nobody.
-COUNTING = "2"
+# written counted as no score (not a 0), a game nobody won won by nobody. 3: a title counted under
+# its key in every script ("Straße" under "strasse", no longer "stra-e"); the key is computed from
+# each archived game's title as the rebuild counts it, never read from what was stored.
+COUNTING = "3"
 # How long one worker may take to count everything again before another may try.
 RECOUNT_LEASE_SECONDS = 3600
 

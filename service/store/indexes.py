@@ -124,11 +124,6 @@ class GameIndexes:
         there yet."""
         pipe = self.redis.pipeline(transaction=False)
         self._place(pipe, record)
-        title = _title_of(record)
-        if title is not None:
-            # A game of a title (a score sheet) is listed under its title's key too, and the key
-            # is known from its first game on (``games:titles``: key -> the game recording it).
-            pipe.hsetnx(self.keys.index("titles"), title.key, record.game)
         if record.seed_commitment:
             pipe.hsetnx(self.keys.index("commitments"), record.seed_commitment, record.id)
         pipe.sadd(self.keys.index("played", played_digest(record.header)), record.id)
@@ -147,6 +142,13 @@ class GameIndexes:
         played = played_at(record)
         for key in self._listings(record):
             pipe.zadd(key, {record.id: played})
+        title = _title_of(record)
+        if title is not None:
+            # A game of a title (a score sheet) is listed under its title's key too, and the key
+            # is known from its first game on (``games:titles``: key -> the game recording it).
+            # Filed here, where every placing passes, so that the recovery's placing files a game
+            # stored under an earlier version's key under its key as now computed too.
+            pipe.hsetnx(self.keys.index("titles"), title.key, record.game)
 
     def _listings(self, record: GameRecord) -> list[str]:
         """The indexes that list ``record``: all games, its game's, its title's, its players'."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import redis
@@ -15,7 +16,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
-from service.stats.rebuild import rebuild_stats
+from service.stats.keys import StatsKeys
+from service.stats.rebuild import rebuild_stats, recount_when_counted_otherwise
 from service.stats.titles import moment
 from service.store.connection import StoreClient
 from tests.support.api import append, assert_error, create
@@ -313,6 +315,62 @@ def test_the_pages_list_titles_like_games(app: Flask, client: FlaskClient) -> No
     player = client.get("/players/Ana/view", headers=browser).get_data(as_text=True)
     assert "7 Wonders: Duel leaderboard" in player
     assert client.get("/stats/7-wonder-duel/view", headers=browser).status_code == 404
+
+
+def test_a_title_in_greek_is_counted_listed_and_shown_under_its_percent_encoded_key(
+    app: Flask, client: FlaskClient
+) -> None:
+    game = played(client, "Καρκασόν", ["Ana", "Ben"], [[50, 61]])
+    drain(app)
+    path = "/stats/" + quote("καρκασον")
+    assert path == "/stats/%CE%BA%CE%B1%CF%81%CE%BA%CE%B1%CF%83%CE%BF%CE%BD"
+    stats = client.get(path)
+    assert stats.status_code == 200, stats.json
+    assert stats.json["games"] == 1 and stats.json["players"]["Ben"]["wins"] == 1
+    assert client.get(path.replace("/stats/", "/ratings/")).status_code == 200
+    listed = client.get("/games?game=" + quote("καρκασον")).json["games"]
+    assert [g["id"] for g in listed] == [game["id"]]
+    titles = client.get("/titles").json["titles"]
+    assert [(t["key"], t["title"], t["games"]) for t in titles] == [("καρκασον", "Καρκασόν", 1)]
+    # The pages link to the key percent-encoded, and the statistics page names the title.
+    index = client.get("/", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert f'href="{path}/view">Καρκασόν statistics' in index
+    page, html = page_of(client, path + "/view")
+    assert "<h1>Καρκασόν statistics</h1>" in html
+    assert page.text("games-counted") == "1"
+
+
+def test_a_worker_starting_counts_titles_again_under_their_key_as_now_computed(
+    app: Flask, client: FlaskClient, real_redis: redis.Redis, key_prefix: str, archive_dir: Path
+) -> None:
+    played(client, "Straße", ["Ana", "Ben"], [[3, 4]])
+    drain(app)
+    live = every_stats_key(real_redis, key_prefix)
+    # As the version before keys of every script left them: "Straße" counted under "stra-e",
+    # not "strasse", and the figures marked as counted its way.
+    for key in real_redis.scan_iter(match=f"{key_prefix}{{stats}}*", count=1000):
+        real_redis.delete(key)
+    real_redis.set(StatsKeys(key_prefix).counting, "2")
+    assert client.get("/stats/strasse").json["games"] == 0
+    assert recount_when_counted_otherwise(real_redis, key_prefix, archive_dir) == 1
+    assert every_stats_key(real_redis, key_prefix) == live
+    assert client.get("/stats/strasse").json["games"] == 1
+
+
+def test_a_worker_starting_lists_titles_games_under_their_key_as_now_computed(
+    app: Flask, client: FlaskClient, key_prefix: str
+) -> None:
+    from workers.queues import reconcile
+
+    game = sheet(client, "Straße", ["Ana", "Ben"], [[3, 4]])
+    # As the version before keys of every script left it: listed under "stra-e", not "strasse".
+    store = app.extensions["tabletape"].store
+    store.redis.delete(f"{key_prefix}games:game:strasse")
+    store.redis.hdel(f"{key_prefix}games:titles", "strasse")
+    assert client.get("/stats/strasse").status_code == 404
+    reconcile(store, app.extensions["tabletape.queue"])
+    assert [g["id"] for g in client.get("/games?game=strasse").json["games"]] == [game["id"]]
+    assert client.get("/stats/strasse").json["games"] == 0
 
 
 # --- a title's plays of every size, filtered ---------------------------------------------------
