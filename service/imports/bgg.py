@@ -3,17 +3,22 @@ history in).
 
 The XML comes from outside: it is parsed by ``defusedxml``, which refuses a DTD and entities
 (never expanded: no billion laughs, no external entity reads). One ``<plays>`` holds the
-``<play>`` elements of one page or of several pages put together. A play is known by its ``id``;
-``<item name objectid>`` gives the title and ``bgg_id``; ``<player name score win
-startposition>`` the players (in ``startposition`` order when those are given and distinct),
-their scores and who won; ``date`` the day (taken at noon UTC), ``length`` the minutes.
-BoardGameGeek does not say how a game scores: a play with scores counts the highest as best, one
-without any is ranked by its winners alone.
+``<play>`` elements of one page or of several pages put together (or the pages' own ``<plays>``,
+each keeping its owner). A play is known by its ``id``; ``quantity="N"`` logs N plays at once,
+the k-th (k ≥ 2) known by ``<id>/k``. ``<item name objectid>`` gives the title and ``bgg_id``;
+``<player name score win startposition>`` the players (in ``startposition`` order when every one
+is a whole number; a blank ``name`` is the player's ``username``), their scores and who won;
+``nowinstats="1"`` keeps the play out of the win statistics: no winner. A play with no
+``<player>`` is the play of the page's owner (``<plays username>``), who logs only the game.
+``date`` the day (taken at noon UTC), ``length`` the minutes. BoardGameGeek does not say how a
+game scores: a play with scores counts the highest as best, one without any is ranked by its
+winners alone.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from io import BytesIO
 from typing import Any
@@ -38,6 +43,9 @@ from service.imports.plays import (
 SOURCE = "bgg"
 
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# The most plays one record logs at once: BoardGameGeek's form takes far fewer, and a file of
+# huge quantities must not make millions of games out of a few bytes.
+_MOST_AT_ONCE = 999
 
 
 class NotPlaysXml(ValueError):
@@ -52,6 +60,7 @@ def read_plays(data: bytes, names: dict[str, str] | None = None) -> list[Play | 
     that the file's tree is never held whole (it would take about 20 times the file)."""
     names = names or {}
     found: list[Play | Skipped] = []
+    plays_read = 0
     # The elements open at this point of the document: the root first.
     open_elements: list[Element] = []
     events = iterparse(
@@ -73,10 +82,11 @@ def read_plays(data: bytes, names: dict[str, str] | None = None) -> list[Play | 
             open_elements.pop()
             if element.tag != "play":
                 continue
-            found.append(_read_one(len(found) + 1, element, names))
-            if len(open_elements) == 1:
-                # A play of <plays> itself (not one inside another's element): read, let go.
-                open_elements[0].remove(element)
+            plays_read += 1
+            found += _read_one(plays_read, element, _owner(open_elements), names)
+            if open_elements[-1].tag == "plays":
+                # A play of a page (not one inside another's element): read, let go.
+                open_elements[-1].remove(element)
     except NotPlaysXml:
         raise
     except DefusedXmlException as error:
@@ -91,29 +101,54 @@ def read_plays(data: bytes, names: dict[str, str] | None = None) -> list[Play | 
     return found
 
 
-def _read_one(index: int, element: Element, names: dict[str, str]) -> Play | Skipped:
-    """The ``index``-th ``<play>`` (from 1) read whole, or the reason it cannot be."""
+def _owner(open_elements: list[Element]) -> str | None:
+    """The owner of the page a play is read in: the ``username`` of the nearest ``<plays>``
+    around it that names one (several pages in one body each keep their own)."""
+    for element in reversed(open_elements):
+        username = (element.get("username") or "").strip()
+        if element.tag == "plays" and username:
+            return username
+    return None
+
+
+def _read_one(
+    index: int, element: Element, owner: str | None, names: dict[str, str]
+) -> list[Play | Skipped]:
+    """The ``index``-th ``<play>`` (from 1) read whole, as many plays as its ``quantity``, or
+    the reason it cannot be: one skip whatever its quantity."""
     play_id = (element.get("id") or "").strip()
     if not play_id:
-        return Skipped.unknowable(index, "id")
+        return [Skipped.unknowable(index, "id")]
     if element.get("incomplete") == "1":
-        return Skipped(play_id, "incomplete: BoardGameGeek marks the play incomplete")
-    return read_or_skip(_play, play_id, element, names)
+        return [Skipped(play_id, "incomplete: BoardGameGeek marks the play incomplete")]
+    read = read_or_skip(_play, play_id, element, owner, names)
+    if isinstance(read, Skipped):
+        return [read]
+    try:
+        quantity = _quantity(element.get("quantity"))
+    except Unreadable as error:
+        return [Skipped(play_id, error.reason)]
+    # The same play again, known by <id>/k: each its own game, each known again on a re-import.
+    return [read] + [replace(read, play_id=f"{play_id}/{k}") for k in range(2, quantity + 1)]
 
 
-def _play(play_id: str, element: Element, names: dict[str, str]) -> Play:
+def _play(play_id: str, element: Element, owner: str | None, names: dict[str, str]) -> Play:
     item = element.find("item")
     if item is None:
         raise Unreadable("the play has no <item>: which game was played is not said")
     title = check_title(item.get("name"))
-    raw = [player for player in element.iter("player")]
-    seats = [_seat(player, names) for player in raw]
-    positions = [_position(player) for player in raw]
-    if all(position is not None for position in positions) and len(set(positions)) == len(
-        positions
-    ):
-        order = sorted(range(len(seats)), key=lambda seat: positions[seat] or 0)
-        seats = [seats[seat] for seat in order]
+    players = list(element.iter("player"))
+    if all(_position(player) is not None for player in players):
+        # A stable sort: players sharing a start position stay in the file's order.
+        players.sort(key=lambda player: _position(player) or 0)
+    if players:
+        seats = [_seat(player, names) for player in players]
+    else:
+        seats = [_owner_alone(owner, names)]
+    if element.get("nowinstats") == "1":
+        # Kept out of the win statistics: no one is a winner by a mark (a play with scores
+        # is still ranked by its totals: a Play has no way yet to say "no winner" with them).
+        seats = [replace(seat, winner=False) for seat in seats]
     scored = any(seat.score is not None for seat in seats)
     return Play(
         source=SOURCE,
@@ -139,6 +174,31 @@ def _seat(player: Element, names: dict[str, str]) -> Seat:
         score=read_score(player.get("score") or "", name),
         winner=player.get("win") == "1",
     )
+
+
+def _owner_alone(owner: str | None, names: dict[str, str]) -> Seat:
+    """The seat of a play logged with no player: the page's owner, who logs only the game,
+    with no score and no win."""
+    if owner is None:
+        raise Unreadable(
+            "the play has no players, and the file names no owner (<plays username>) to"
+            " whom it would belong"
+        )
+    return Seat(name=mapped_name(owner, names), score=None, winner=False)
+
+
+def _quantity(text: str | None) -> int:
+    """How many plays one record logs: its ``quantity``, 1 when blank."""
+    text = (text or "").strip()
+    if not text:
+        return 1
+    if not (
+        text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= _MOST_AT_ONCE
+    ):
+        raise Unreadable(
+            f"its quantity {text!r} is not a number of plays from 1 to {_MOST_AT_ONCE}"
+        )
+    return int(text)
 
 
 def _position(player: Element) -> int | None:
