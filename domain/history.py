@@ -50,7 +50,8 @@ class Play:
     and how it scores (``highest``, ``lowest``, ``none``), whether the table plays together and
     whether it plays in teams, its seats in seat order, when it started (UTC, naive) and how
     many minutes it lasted; when it started as the file wrote it, for the reasons that quote
-    it."""
+    it; and whether the file says that nobody won it, whatever its marks and scores
+    (BoardGameGeek's ``nowinstats``)."""
 
     source: str
     play_id: str
@@ -63,6 +64,7 @@ class Play:
     started: datetime
     minutes: int
     started_as_written: str | None = None
+    no_winner: bool = False
 
     @property
     def key(self) -> str:

@@ -39,10 +39,10 @@ def teams_of(play: Play) -> list[list[int]] | None:
 
 
 def nobody_won(play: Play) -> bool:
-    """Whether the play ended with no winner: no winner marked, and no number written (or every
-    number written a 0)."""
-    return not any(one.winner for one in play.seats) and all(
-        not one.score for one in play.seats
+    """Whether the play ended with no winner: the file says so, or no winner is marked and no
+    number written (or every number written a 0)."""
+    return play.no_winner or (
+        not any(one.winner for one in play.seats) and all(not one.score for one in play.seats)
     )
 
 

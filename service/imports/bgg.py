@@ -145,10 +145,6 @@ def _play(play_id: str, element: Element, owner: str | None, names: dict[str, st
         seats = [_seat(player, names) for player in players]
     else:
         seats = [_owner_alone(owner, names)]
-    if element.get("nowinstats") == "1":
-        # Kept out of the win statistics: no one is a winner by a mark (a play with scores
-        # is still ranked by its totals: a Play has no way yet to say "no winner" with them).
-        seats = [replace(seat, winner=False) for seat in seats]
     scored = any(seat.score is not None for seat in seats)
     return Play(
         source=SOURCE,
@@ -162,6 +158,8 @@ def _play(play_id: str, element: Element, owner: str | None, names: dict[str, st
         started=_day(element.get("date")),
         minutes=_minutes(element.get("length")),
         started_as_written=element.get("date"),
+        # Kept out of the win statistics: nobody won it, whatever its marks and totals.
+        no_winner=element.get("nowinstats") == "1",
     )
 
 

@@ -74,6 +74,16 @@ def test_a_play_kept_out_of_the_win_stats_ended_with_no_winner(client: FlaskClie
     assert game_of(client, answer["games"][0])["result"]["winners"] == []
 
 
+def test_a_play_kept_out_of_the_win_stats_ended_with_no_winner_whatever_its_scores(
+    client: FlaskClient,
+) -> None:
+    scored = '<player name="Ann" score="40" win="1"/><player name="Ben" score="31" win="0"/>'
+    answer = post_bgg(client, plays_xml(play_xml("504", scored, nowinstats="1")))
+    result = game_of(client, answer["games"][0])["result"]
+    # The scores stand; the totals decide no winner.
+    assert result["winners"] == [] and result["scores"] == [40, 31]
+
+
 def test_a_play_without_players_is_the_file_owners_alone_with_no_winner(
     client: FlaskClient,
 ) -> None:
