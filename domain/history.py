@@ -65,6 +65,9 @@ class Play:
     minutes: int
     started_as_written: str | None = None
     no_winner: bool = False
+    # Where it was played and the note written on it, as the other app kept them.
+    location: str | None = None
+    comment: str | None = None
 
     @property
     def key(self) -> str:

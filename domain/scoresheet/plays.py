@@ -20,6 +20,7 @@ from typing import Any
 
 from domain.errors import InvalidOptionsError
 from domain.history import Play, Unreadable, play_seed
+from domain.scoresheet.options import TEXT_LENGTHS
 from domain.scoresheet.state import HIGHEST, NONE
 from domain.scoresheet.titles import check_title
 
@@ -110,6 +111,11 @@ def record_play(play: Play, name: str, rules_version: str, max_players: int) -> 
     options["cooperative"] = cooperative
     if play.bgg_id:
         options["bgg_id"] = play.bgg_id
+    for field, text in (("location", play.location), ("comment", play.comment)):
+        # Cut to what a score sheet holds: a long note costs its end, never the play.
+        kept = (text or "").strip()[: TEXT_LENGTHS[field][1]].strip()
+        if kept:
+            options[field] = kept
     if teams is not None:
         options["teams"] = teams
     at = moment(play.started)

@@ -160,6 +160,8 @@ def _play(play_id: str, element: Element, owner: str | None, names: dict[str, st
         started_as_written=element.get("date"),
         # Kept out of the win statistics: nobody won it, whatever its marks and totals.
         no_winner=element.get("nowinstats") == "1",
+        location=element.get("location"),
+        comment=element.findtext("comments"),
     )
 
 

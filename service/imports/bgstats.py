@@ -102,6 +102,7 @@ def read_plays(export: Mapping[str, Any], names: Mapping[str, str]) -> list[Play
     """Each play of the export that is not ignored, read whole, or the reason it cannot be."""
     players = _by_id(export["players"])
     games = _by_id(export["games"])
+    locations = _by_id(export.get("locations") if isinstance(export.get("locations"), list) else [])
     found: list[Play | Skipped] = []
     for index, raw in enumerate(export["plays"], start=1):
         if not isinstance(raw, dict):
@@ -119,7 +120,7 @@ def read_plays(export: Mapping[str, Any], names: Mapping[str, str]) -> list[Play
                         " character): it could not be known again")
             )  # fmt: skip
         else:
-            found.append(read_or_skip(_play, uuid, raw, players, games, names))
+            found.append(read_or_skip(_play, uuid, raw, players, games, locations, names))
     return found
 
 
@@ -136,6 +137,7 @@ def _play(
     raw: Mapping[str, Any],
     players: Mapping[Any, Mapping[str, Any]],
     games: Mapping[Any, Mapping[str, Any]],
+    locations: Mapping[Any, Mapping[str, Any]],
     names: Mapping[str, str],
 ) -> Play:
     game = games.get(raw.get("gameRefId"))
@@ -167,7 +169,20 @@ def _play(
         started=_play_date(raw.get("playDate")),
         minutes=_minutes(raw.get("durationMin")),
         started_as_written=raw.get("playDate"),
+        location=_location(raw.get("locationRefId"), locations),
+        comment=_text(raw.get("comments")),
     )
+
+
+def _location(ref: Any, locations: Mapping[Any, Mapping[str, Any]]) -> str | None:
+    """The name of the location a play's ``locationRefId`` names, if the export holds it."""
+    location = locations.get(ref) if isinstance(ref, int | str) else None
+    return _text(location.get("name")) if location is not None else None
+
+
+def _text(value: Any) -> str | None:
+    """A location's name or a play's comments, when the file holds a string there."""
+    return value if isinstance(value, str) else None
 
 
 def _seat(

@@ -72,6 +72,7 @@ def test_each_play_becomes_a_finished_score_sheet_with_its_own_dates(client: Fla
         "bgg_id": 230802,
         "scoring": "highest",
         "cooperative": False,
+        "location": "Home",  # the play's location in the backup
     }
     assert first["finished_at"] == "2021-03-04T21:00:00.000Z"
     assert first["result"]["scores"] == [12.5, 49] and first["result"]["ranks"] == [2, 1]

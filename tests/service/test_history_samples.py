@@ -10,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.support.history import Backup
 from tests.support.workers import drain
 
 SAMPLES = Path(__file__).parent.parent / "samples" / "history"
@@ -55,3 +56,29 @@ def test_the_korean_title_is_counted_under_its_key_of_hangul_syllables(
     drain(app)
     titles = {row["key"]: row for row in client.get("/titles").json["titles"]}
     assert titles["스플렌더-pokemon-splendor-pokemon"]["games"] == 2
+
+
+def test_a_play_keeps_where_it_was_played_and_its_comment(client: FlaskClient) -> None:
+    backup = Backup()
+    ann, ben = backup.player("Ann"), backup.player("Ben")
+    azul = backup.game("Azul")
+    backup.play(azul, "2025-03-01 20:00:00", [(ann, "40", True), (ben, "31", False)])
+    backup.play(azul, "2025-03-02 20:00:00", [(ann, "41", True), (ben, "31", False)])
+    export = backup.export()
+    export["plays"][0]["comments"] = "  Ann's first win  "
+    # A note longer than a score sheet holds is cut to its 2,000 characters, never the play lost.
+    export["plays"][1]["comments"] = "x" * 2500
+    answer = client.post("/imports/bgstats", json=export).json
+    first, second = (client.get(f"/games/{game_id}").json["options"] for game_id in answer["games"])
+    assert first["location"] == "Home" and first["comment"] == "Ann's first win"
+    assert second["comment"] == "x" * 2000
+
+    xml = (
+        b'<plays username="group"><play id="9" date="2025-03-01" location="Club night">'
+        b'<item name="Azul" objectid="230802"/><comments>Close game</comments><players>'
+        b'<player name="Ann" score="40" win="1"/><player name="Ben" score="31" win="0"/>'
+        b"</players></play></plays>"
+    )
+    answer = client.post("/imports/bgg", data=xml, content_type="application/xml").json
+    options = client.get(f"/games/{answer['games'][0]}").json["options"]
+    assert options["location"] == "Club night" and options["comment"] == "Close game"
