@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import click
 
 from cli.services import load_services
 
 
-def import_history(bgstats: str | None, bgg: str | None, given: tuple[str, ...]) -> None:
-    """Import the plays of a BG Stats backup or of BoardGameGeek's XML, with a progress bar;
-    print what was imported, already here and skipped. Exit 1 if the file is not one."""
+def import_history(
+    bgstats: str | None, bgg_pages: Sequence[str], given: tuple[str, ...]
+) -> None:
+    """Import the plays of a BG Stats backup, or of pages of BoardGameGeek's XML as one import,
+    with a progress bar; print what was imported, already here and skipped. Exit 1 if a file is
+    not one."""
     from pathlib import Path
 
-    from service.imports import History, Play
+    from service.imports import History, Play, Skipped
     from service.imports import bgg as bgg_reader
     from service.imports import bgstats as bgstats_reader
 
@@ -24,17 +28,19 @@ def import_history(bgstats: str | None, bgg: str | None, given: tuple[str, ...])
         if not equals or not there or not here:
             raise click.UsageError(f"--name takes THERE=HERE, not {pair!r}")
         names[there] = here
-    path = Path(bgstats or bgg or "")
-    try:
-        if bgstats:
-            export, mapped = bgstats_reader.export_and_names(
-                bgstats_reader.parse(path.read_bytes())
-            )
-            found = bgstats_reader.read_plays(export, {**mapped, **names})
-        else:
-            found = bgg_reader.read_plays(path.read_bytes(), names)
-    except (ValueError, OSError) as error:
-        raise click.ClickException(f"{path}: {error}") from None
+    found: list[Play | Skipped] = []
+    for path in map(Path, [bgstats] if bgstats else bgg_pages):
+        try:
+            if bgstats:
+                export, mapped = bgstats_reader.export_and_names(
+                    bgstats_reader.parse(path.read_bytes())
+                )
+                found += bgstats_reader.read_plays(export, {**mapped, **names})
+            else:
+                # Each page read apart: a play without players is its own page's owner's.
+                found += bgg_reader.read_plays(path.read_bytes(), names)
+        except (ValueError, OSError) as error:
+            raise click.ClickException(f"{path}: {error}") from None
     services = load_services()
     history = History(services.games.records, services.store.indexes)
     plays = sum(1 for one in found if isinstance(one, Play))

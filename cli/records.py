@@ -100,13 +100,16 @@ def import_command(
     .jsonl files are read (sub-folders included). A bad record is rejected whole; one this
     service holds already is named. Exit 1 if any was rejected.
 
-    With --bgstats FILE or --bgg FILE, import a group's history instead (docs/bringing-history-
+    With --bgstats FILE or --bgg FILE..., import a group's history instead (docs/bringing-history-
     in.md): each play a finished score sheet with its own dates, a play imported before not
-    imported again, one that cannot be read skipped with its reason."""
+    imported again, one that cannot be read skipped with its reason. Several pages of
+    BoardGameGeek's plays (`--bgg page1.xml page2.xml ...`) are one import."""
     if bgstats or bgg:
-        if paths or (bgstats and bgg):
-            raise click.UsageError("give one of --bgstats FILE, --bgg FILE, or record PATHS")
-        import_history(bgstats, bgg, names)
+        if (bgstats and (paths or bgg)) or any(not path.endswith(".xml") for path in paths):
+            raise click.UsageError(
+                "give one of --bgstats FILE, --bgg FILE [MORE PAGES.xml...], or record PATHS"
+            )
+        import_history(bgstats, (bgg, *paths) if bgg else (), names)
         return
     if not paths:
         raise click.UsageError("name the records to import, or give --bgstats FILE or --bgg FILE")

@@ -54,6 +54,21 @@ def test_boardgamegeek_plays_are_imported_from_the_command_line(
     assert "1 imported, 0 already here, 0 differing, 0 skipped" in done.stdout
 
 
+def test_several_pages_of_boardgamegeek_plays_are_one_import_from_the_command_line(
+    env: dict[str, str]
+) -> None:
+    # Four monthly pages of one member who logs only the game (the first page empty): each
+    # play the page owner's, quantity counted, 60 games in all.
+    samples = Path(__file__).parent.parent / "samples" / "history"
+    pages = [str(samples / f"bgg-3-pages-{month}.xml")
+             for month in ("2025-09", "2025-10", "2026-02", "2026-06")]  # fmt: skip
+    done = run_cli(env, "import", "--bgg", *pages)
+    assert done.returncode == 0, done.stderr
+    assert "60 imported, 0 already here, 0 differing, 0 skipped" in done.stdout
+    again = run_cli(env, "import", "--bgg", *pages)
+    assert "0 imported, 60 already here, 0 differing, 0 skipped" in again.stdout
+
+
 def test_a_file_that_is_not_a_backup_is_named(env: dict[str, str], tmp_path: Path) -> None:
     path = tmp_path / "other.json"
     path.write_text('{"plays": []}')
