@@ -67,7 +67,7 @@ def test_a_score_sheet_takes_1_to_20_players(client: FlaskClient) -> None:
     [
         ({}, "title"),
         ({"title": "   "}, "title"),
-        ({"title": "ßø"}, "title"),
+        ({"title": "🎲 ???"}, "title"),  # no letter or digit of any script: an empty key
         ({"title": "Azul", "chance": "observed"}, "chance"),
         ({"title": "Azul", "colour": "red"}, "colour"),
         ({"title": "Azul", "teams": [[0, 1]]}, "teams"),
