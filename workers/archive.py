@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -43,6 +44,13 @@ T = TypeVar("T")
 
 # Seconds to wait before each retry of a step that met a Redis error.
 _BACKOFF = (0.2, 0.5, 1, 2, 4, 8)
+
+# How many games of a job are archived at once. A game's archiving waits, most of its time, on
+# Redis (its header, its events, its place, its mark) and on the two fsyncs of its file: games
+# archived side by side share those waits, and the file system commits their fsyncs together
+# (figure 14: a job of a hundred games about 3x faster). Each game is still archived whole, as
+# alone; only the waiting overlaps.
+_GAMES_AT_ONCE = 16
 
 
 def archive_game(
@@ -103,16 +111,22 @@ def _archive_many(
 ) -> dict[str, str]:
     outcomes: dict[str, str] = {}
     written: list[_Written] = []
-    for game_id in game_ids:
-        found = _written(store, archive, game_id, ring)
-        if isinstance(found, str):
-            outcomes[game_id] = found
-        else:
-            written.append(found)
-    # Each game's count is guarded on its own (counted once, rated once), as one game's is.
-    counting.count_many(store.redis, store.prefix, [game.figures for game in written])
-    for game in written:
-        outcomes[game.record.id] = _marked_archived(store, archive, game, trim)
+    with ThreadPoolExecutor(_GAMES_AT_ONCE, thread_name_prefix="archive") as games_at_once:
+        # In the job's order, whatever order they finish in: the ratings are those of that order.
+        for game_id, found in zip(
+            game_ids,
+            games_at_once.map(lambda game_id: _written(store, archive, game_id, ring), game_ids),
+            strict=True,
+        ):
+            if isinstance(found, str):
+                outcomes[game_id] = found
+            else:
+                written.append(found)
+        # Each game's count is guarded on its own (counted once, rated once), as one game's is.
+        counting.count_many(store.redis, store.prefix, [game.figures for game in written])
+        marked = games_at_once.map(lambda one: _marked_archived(store, archive, one, trim), written)
+        for game, outcome in zip(written, marked, strict=True):
+            outcomes[game.record.id] = outcome
     return outcomes
 
 

@@ -19,12 +19,20 @@ the archive jobs are enqueued in that order, so the ratings are extended at thei
 than rated again from the middle (the ratings are those of the order of play either way). They
 are enqueued as the import goes, GAMES_PER_JOB games to a job (``Records.ask_counts``): the
 workers count one batch while the next is imported, each batch in a few round trips.
+
+A play's import waits on Redis most of its time (a dozen round trips: its claim, the record's
+claims, its header, its events, its listings), so PLAYS_AT_ONCE plays of a batch are imported
+side by side, each whole as alone (threads; greenlets under the API's gevent): only the waiting
+overlaps. A batch never holds one play id twice (a later play of the same id starts the next
+batch), so which of two plays of one id came first is the file's order of play, as one at a
+time; and the answer and the jobs list each batch's plays in that order.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +47,8 @@ from service.store.queue import GAMES_PER_JOB
 
 # How long an import waits for a play another import is making before saying so.
 WAIT_SECONDS = 10.0
+# How many plays of a batch are imported at once (figure 14: about 3x one at a time).
+PLAYS_AT_ONCE = 8
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,14 @@ class ImportOutcome:
             "games": self.games,
         }
 
+    def add(self, other: ImportOutcome) -> None:
+        """Count in what ``other`` (a play's own outcome) holds, after what this holds."""
+        self.imported += other.imported
+        self.already += other.already
+        self.differs += other.differs
+        self.skipped += other.skipped
+        self.games += other.games
+
 
 class History:
     """Imports plays read from other apps' files."""
@@ -92,18 +110,19 @@ class History:
             (one for one in found if isinstance(one, Play)),
             key=lambda play: (play.started, play.play_id),
         )
-        counted = 0  # the games made whose count is asked for
-        for play in plays:
-            self._import_one(play, outcome)
-            if len(outcome.games) - counted >= GAMES_PER_JOB:
-                self.records.ask_counts(outcome.games[counted:])
+        with ThreadPoolExecutor(PLAYS_AT_ONCE, thread_name_prefix="import") as plays_at_once:
+            for batch in _batches(plays):
                 counted = len(outcome.games)
-            if progress is not None:
-                progress(1)
-        self.records.ask_counts(outcome.games[counted:])
+                for one in plays_at_once.map(self._import_one, batch):
+                    outcome.add(one)
+                    if progress is not None:
+                        progress(1)
+                self.records.ask_counts(outcome.games[counted:])
         return outcome
 
-    def _import_one(self, play: Play, outcome: ImportOutcome) -> None:
+    def _import_one(self, play: Play) -> ImportOutcome:
+        """The play imported, or counted already here, differing or skipped: its outcome."""
+        outcome = ImportOutcome()
         owner = f"pending:{new_salt()}"
         held = self._claim(play, owner)
         if held is not None:
@@ -117,29 +136,30 @@ class History:
                 )
             else:
                 self._count_held(play, held, outcome)
-            return
+            return outcome
         try:
             document = {**record_of(play), "seed_salt": new_salt()}
             record, _ = self.records.import_record(document, ask_count=False)
         except Unreadable as error:
             self.indexes.release_play(play.key, owner)
             outcome.skipped.append(Skipped(play.play_id, error.reason))
-            return
+            return outcome
         except AlreadyImportedError as error:
             # Its game is here (the claim was lost, or another app's copy of the same record).
             self.indexes.settle_play(play.key, str(error.details["id"]))
             outcome.already += 1
-            return
+            return outcome
         except TabletapeError as error:
             self.indexes.release_play(play.key, owner)
             outcome.skipped.append(Skipped(play.play_id, error.message))
-            return
+            return outcome
         except BaseException:
             self.indexes.release_play(play.key, owner)
             raise
         self.indexes.settle_play(play.key, record.id)
         outcome.imported += 1
         outcome.games.append(record.id)
+        return outcome
 
     def _count_held(self, play: Play, game_id: str, outcome: ImportOutcome) -> None:
         """``already`` when game ``game_id``, which holds the play's id, is the game the play
@@ -166,3 +186,18 @@ class History:
             if time.monotonic() > deadline:
                 return held
             time.sleep(0.05)
+
+
+def _batches(plays: list[Play]) -> Iterator[list[Play]]:
+    """``plays`` in batches of at most GAMES_PER_JOB, in their order, none holding one play id
+    twice: a play whose id is in the batch already starts the next one."""
+    batch: list[Play] = []
+    keys: set[str] = set()
+    for play in plays:
+        if len(batch) == GAMES_PER_JOB or play.key in keys:
+            yield batch
+            batch, keys = [], set()
+        batch.append(play)
+        keys.add(play.key)
+    if batch:
+        yield batch
