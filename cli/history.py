@@ -20,7 +20,7 @@ def import_history(
 
     from service.imports import History, Play, Skipped
     from service.imports import bgg as bgg_reader
-    from service.imports import bgstats as bgstats_reader
+    from service.imports.backup_file import read_backup
 
     names = {}
     for pair in given:
@@ -32,10 +32,8 @@ def import_history(
     for path in map(Path, [bgstats] if bgstats else bgg_pages):
         try:
             if bgstats:
-                export, mapped = bgstats_reader.export_and_names(
-                    bgstats_reader.parse(path.read_bytes())
-                )
-                found += bgstats_reader.read_plays(export, {**mapped, **names})
+                # Read as a stream: the file and its plays held, never its whole tree.
+                found += read_backup(path.read_bytes(), names)
             else:
                 # Each page read apart: a play without players is its own page's owner's.
                 found += bgg_reader.read_plays(path.read_bytes(), names)

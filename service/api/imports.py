@@ -13,7 +13,6 @@ is read: the body once parsed, the parsed file once its plays are read.
 
 from __future__ import annotations
 
-import codecs
 from typing import Any
 
 from flask import current_app
@@ -21,7 +20,7 @@ from flask.blueprints import BlueprintSetupState
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
-from service.api.requests import body_bytes, refuse_keys_given_twice, within_depth
+from service.api.requests import MAX_DEPTH, body_bytes
 from service.api.views import (
     WRITE_KEY_SECURITY,
     ApiBlueprint,
@@ -30,6 +29,7 @@ from service.api.views import (
 )
 from service.errors import ImportsBusyError, InvalidRequestError
 from service.imports import History, ImportOutcome, Play, Skipped, bgg, bgstats
+from service.imports.backup_file import read_backup
 from service.jsonio import json_response
 from service.store.import_slots import ImportSlot, ImportSlots
 
@@ -165,18 +165,14 @@ class BggImport(MethodView):
 
 
 def _backup_plays() -> list[Play | Skipped]:
-    """The plays of the BG Stats backup this request sends. The body is not kept once parsed,
-    and the parsed backup goes when this returns: only the plays stay for the import."""
+    """The plays of the BG Stats backup this request sends, read as a stream as the command
+    line reads the file (``backup_file``): the body goes when this returns, only the plays stay
+    for the import. Nested at most MAX_DEPTH levels, no key given twice in one object."""
     try:
-        # Read as the command line reads the file (bgstats.parse): a lone surrogate escaped in
-        # a title skips that play, not the whole backup.
-        data = body_bytes(cache=False)
-        body = within_depth(bgstats.parse(data))
-        refuse_keys_given_twice(data.removeprefix(codecs.BOM_UTF8))
-        export, names = bgstats.export_and_names(body)
+        plays = read_backup(body_bytes(cache=False), max_depth=MAX_DEPTH, keys_once=True)
     except bgstats.NotABackup as error:
-        raise InvalidRequestError(str(error), {"body": "a BG Stats export"}) from None
-    return bgstats.read_plays(export, names)
+        raise InvalidRequestError(str(error), error.details) from None
+    return list(plays)
 
 
 def _bgg_plays() -> list[Play | Skipped]:

@@ -3,21 +3,19 @@
 Field names are the app's: ``players`` (``id``, ``name``), ``games`` (``id``, ``name``,
 ``bggId``, ``highestWins``, ``noPoints``, ``cooperative``), ``plays`` (``uuid``, ``playDate``,
 ``durationMin``, ``gameRefId``, ``ignored``, ``usesTeams``, ``playerScores`` with
-``playerRefId``, ``score`` as a string, ``winner``, ``seatOrder``, ``team``). Pure: the file's
-bytes in (``parse``, the API's and the command line's alike), plays and skip reasons out.
+``playerRefId``, ``score`` as a string, ``winner``, ``seatOrder``, ``team``). Pure: the export's
+tables and one play's JSON in, the play or its skip reason out; the file itself is read as a
+stream by ``backup_file`` (the API's and the command line's alike).
 """
 
 from __future__ import annotations
 
-import codecs
-import json
 import re
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-
-import orjson
 
 from service.imports.plays import (
     Play,
@@ -33,7 +31,6 @@ from service.imports.plays import (
 )
 
 SOURCE = "bgstats"
-TOO_DEEP = "not a file this service reads: lists and objects nested too deep"
 
 # The app writes "2019-05-11 20:15:00" (its local time, taken as UTC); a "T" and no seconds pass.
 _PLAY_DATE = re.compile(
@@ -42,86 +39,61 @@ _PLAY_DATE = re.compile(
 
 
 class NotABackup(ValueError):
-    """The body is not a BG Stats export: what it lacks, in words."""
+    """The body is not a BG Stats export: what it lacks, in words (``details``: what the API's
+    answer names, else the export itself)."""
+
+    def __init__(self, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.details = details or {"body": "a BG Stats export"}
 
 
-def parse(data: bytes) -> Any:
-    """The backup's JSON, as the app writes it (a leading byte order mark is nothing); NotABackup
-    when it is not JSON, said in words. orjson reads it, fast, and refuses what nests more than
-    1024 levels deep. It also refuses a lone surrogate escaped in a string (``\\ud800``, half of
-    a character the app cut in two): the standard parser reads that file, so that only the play
-    holding it is skipped, with its reason, and the others are imported."""
-    data = data.removeprefix(codecs.BOM_UTF8)
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as error:
-        # orjson says which of its refusals it is in its message alone.
-        if "depth limit" in str(error):
-            raise NotABackup(TOO_DEEP) from None
-        if "surrogate" not in str(error):
-            raise NotABackup(f"not JSON: {error}") from None
-    try:
-        return json.loads(data, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise NotABackup(TOO_DEEP) from None
-    except ValueError as error:
-        raise NotABackup(f"not JSON: {error}") from None
-
-
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number JSON writes")
-
-
-def export_and_names(body: Any) -> tuple[Mapping[str, Any], dict[str, str]]:
-    """The export and the names mapping of a request's body: the export itself, or
-    ``{"export": ..., "names": {...}}``; NotABackup otherwise."""
-    if not isinstance(body, dict):
-        raise NotABackup("the body is a JSON object: the BG Stats export, or {export, names}")
-    names: Any = {}
-    export: Any = body
-    if "export" in body:
-        export, names = body["export"], body.get("names") or {}
-    if not isinstance(names, dict) or not all(
-        isinstance(key, str) and isinstance(value, str) for key, value in names.items()
-    ):
-        raise NotABackup('names maps each name in the export to a name here: {"Ann": "Anna"}')
-    if not isinstance(export, dict):
-        raise NotABackup("the export is a JSON object with players, games and plays")
+def check_lists(kinds: Mapping[str, str]) -> None:
+    """NotABackup unless the export's ``players``, ``games`` and ``plays`` are lists (``kinds``:
+    the kind of each of its values, as ijson names it)."""
     missing = [
-        field for field in ("players", "games", "plays") if not isinstance(export.get(field), list)
+        field for field in ("players", "games", "plays") if kinds.get(field) != "start_array"
     ]
     if missing:
         raise NotABackup(
             f"a BG Stats export has players, games and plays lists; {', '.join(missing)}"
             f" {'is' if len(missing) == 1 else 'are'} missing or not a list"
         )
-    return export, names
 
 
-def read_plays(export: Mapping[str, Any], names: Mapping[str, str]) -> list[Play | Skipped]:
-    """Each play of the export that is not ignored, read whole, or the reason it cannot be."""
-    players = _by_id(export["players"])
-    games = _by_id(export["games"])
-    locations = _by_id(export.get("locations") if isinstance(export.get("locations"), list) else [])
-    found: list[Play | Skipped] = []
-    for index, raw in enumerate(export["plays"], start=1):
-        if not isinstance(raw, dict):
-            found.append(Skipped(None, f"play {index} is not a JSON object"))
-            continue
-        if raw.get("ignored") is True:
-            continue
-        uuid = raw.get("uuid")
-        if not isinstance(uuid, str) or not uuid.strip():
-            found.append(Skipped.unknowable(index, "uuid"))
-        elif any(unicodedata.category(char) == "Cs" for char in uuid):
-            # Half a character (parse reads it): no key, nor answer, can hold it.
-            found.append(
-                Skipped(None, f"play {index}'s uuid {uuid!r} holds a lone surrogate (half a"
-                        " character): it could not be known again")
-            )  # fmt: skip
-        else:
-            found.append(read_or_skip(_play, uuid, raw, players, games, locations, names))
-    return found
+@dataclass(frozen=True)
+class Tables:
+    """The export's players, games and locations, by id."""
+
+    players: Mapping[Any, Mapping[str, Any]]
+    games: Mapping[Any, Mapping[str, Any]]
+    locations: Mapping[Any, Mapping[str, Any]]
+
+
+def tables_of(items: Mapping[str, list[Any]]) -> Tables:
+    """The tables of the export's ``players``, ``games`` and ``locations`` lists."""
+    return Tables(_by_id(items["players"]), _by_id(items["games"]), _by_id(items["locations"]))
+
+
+def read_play(
+    index: int, raw: Any, tables: Tables, names: Mapping[str, str]
+) -> Play | Skipped | None:
+    """Play ``index`` (from 1) of the export read whole, or the reason it cannot be; None for
+    a play the app marks ignored (passed over)."""
+    if not isinstance(raw, dict):
+        return Skipped(None, f"play {index} is not a JSON object")
+    if raw.get("ignored") is True:
+        return None
+    uuid = raw.get("uuid")
+    if not isinstance(uuid, str) or not uuid.strip():
+        return Skipped.unknowable(index, "uuid")
+    if any(unicodedata.category(char) == "Cs" for char in uuid):
+        # Half a character (the file is read keeping it): no key, nor answer, can hold it.
+        return Skipped(
+            None,
+            f"play {index}'s uuid {uuid!r} holds a lone surrogate (half a character): it could"
+            " not be known again",
+        )
+    return read_or_skip(_play, uuid, raw, tables, names)
 
 
 def _by_id(items: list[Any]) -> dict[Any, Mapping[str, Any]]:
@@ -132,15 +104,8 @@ def _by_id(items: list[Any]) -> dict[Any, Mapping[str, Any]]:
     }
 
 
-def _play(
-    uuid: str,
-    raw: Mapping[str, Any],
-    players: Mapping[Any, Mapping[str, Any]],
-    games: Mapping[Any, Mapping[str, Any]],
-    locations: Mapping[Any, Mapping[str, Any]],
-    names: Mapping[str, str],
-) -> Play:
-    game = games.get(raw.get("gameRefId"))
+def _play(uuid: str, raw: Mapping[str, Any], tables: Tables, names: Mapping[str, str]) -> Play:
+    game = tables.games.get(raw.get("gameRefId"))
     if game is None:
         raise Unreadable(
             f"its game (gameRefId {raw.get('gameRefId')!r}) is not in the export's games"
@@ -151,7 +116,7 @@ def _play(
     scores = raw.get("playerScores")
     if not isinstance(scores, list):
         raise Unreadable("its playerScores is not a list")
-    seats = [_seat(entry, players, names, no_points) for entry in scores]
+    seats = [_seat(entry, tables.players, names, no_points) for entry in scores]
     orders = [_seat_order(entry) for entry in scores]
     if len(set(orders)) == len(orders) and any(orders):
         seats = [
@@ -169,7 +134,7 @@ def _play(
         started=_play_date(raw.get("playDate")),
         minutes=_minutes(raw.get("durationMin")),
         started_as_written=raw.get("playDate"),
-        location=_location(raw.get("locationRefId"), locations),
+        location=_location(raw.get("locationRefId"), tables.locations),
         comment=_text(raw.get("comments")),
     )
 

@@ -3,6 +3,7 @@ from the parsed file to plays or skip reasons, and the record a play becomes."""
 
 from __future__ import annotations
 
+import json
 import time
 from datetime import datetime
 from typing import Any
@@ -10,7 +11,9 @@ from typing import Any
 import pytest
 
 from domain.history import Play, Seat, record_of
-from service.imports import bgg, bgstats
+from service.imports import bgg
+from service.imports.backup_file import read_backup
+from service.imports.bgstats import NotABackup
 from service.imports.plays import Skipped, Unreadable, read_score
 from tests.support.history import Backup, bgg_xml
 
@@ -55,7 +58,43 @@ def test_any_other_score_makes_the_play_a_problem(text: Any) -> None:
 
 
 def read(backup: Backup, names: dict[str, str] | None = None) -> list[Play | Skipped]:
-    return bgstats.read_plays(backup.export(), names or {})
+    return list(read_backup(json.dumps(backup.export()).encode(), names))
+
+
+def test_the_tables_may_come_after_the_plays_in_the_file() -> None:
+    backup = Backup()
+    ann, bob = backup.player("Ann"), backup.player("Bob")
+    backup.play(backup.game("Azul"), "2021-01-01 20:00:00", [(ann, "5", True), (bob, "3", False)])
+    export = backup.export()
+    plays_first = {"plays": export.pop("plays"), **export}
+    wrapped_names_last = {"export": plays_first, "names": {"Ann": "Anna"}}
+    read_first = list(read_backup(json.dumps(plays_first).encode()))
+    assert read_first == read(backup) and isinstance(read_first[0], Play)
+    assert read_first[0].title == "Azul" and [seat.name for seat in read_first[0].seats] == [
+        "Ann", "Bob"
+    ]  # fmt: skip
+    (renamed,) = read_backup(json.dumps(wrapped_names_last).encode())
+    assert isinstance(renamed, Play) and renamed.seats[0].name == "Anna"
+
+
+@pytest.mark.parametrize(
+    ("body", "told"),
+    [
+        (b'{"players": [], "games": [], "plays": [{"uuid": "a"}', "not JSON"),
+        (b'{"players": [], "games": [], "plays": [NaN]}', "not JSON"),
+        (b'{"players": [], "games": [], "plays": []} {}', "not JSON"),
+        (b'{"players": [], "games": [], "plays": ["\xff"]}', "not JSON"),
+        (b'{"players": [], "games": {}, "plays": []}', "games is missing or not a list"),
+        (b'{"export": [], "names": {}}', "the export is a JSON object"),
+        (b'{"export": {"players": [], "games": [], "plays": []}, "names": {"a": 1}}', "names"),
+        (b"[" * 2000 + b"]" * 2000, "nested too deep"),
+    ],
+    ids=["cut short", "NaN", "two documents", "not UTF-8", "games an object", "export a list",
+         "a name not a string", "too deep"],
+)  # fmt: skip
+def test_a_file_that_is_not_a_backup_is_said_so_before_any_play(body: bytes, told: str) -> None:
+    with pytest.raises(NotABackup, match=told):
+        read_backup(body)
 
 
 def test_seats_follow_seat_order_only_when_distinct_and_not_all_zero() -> None:
