@@ -20,6 +20,7 @@ from service.stats.ratings import writing as ratings
 from service.stats.ratings.model import RatedGame, rated_game_of
 from service.store.archive import Archive, read_document
 from service.store.connection import StoreClient
+from service.store.events import EventStore
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,12 @@ def rebuild_stats(
         ratings.rebuild_ratings(lambda: client.pipeline(transaction=False), rebuilt, rated)
         games = _swap_in(client, archive, StatsKeys(prefix), rebuilt, say)
         client.set(StatsKeys(prefix).counting, COUNTING)
+        # The listings too: titles' games listed under keys of an earlier scheme regrouped
+        # under their keys as now computed, as their figures just were.
+        store = EventStore(client, prefix=prefix)
+        moved = store.indexes.regroup_titles(store.get_many)
+        if moved:
+            log.info("stats rebuild: %s games listed under their title key as now computed", moved)
         return games
     finally:
         # After a swap nothing is left there; after a failure, the live figures stay untouched.

@@ -245,6 +245,51 @@ class GameIndexes:
         """Give up ``owner``'s claim of a play whose import failed (another's is left alone)."""
         self.redis.eval(_RELEASE, 1, self.keys.imported_play(play), owner)
 
+    def regroup_titles(self, read: Callable[[list[str]], list[Any]]) -> int:
+        """List the games of titles listed under a key of an earlier scheme (``stra-e`` for
+        "Straße", before the keys of every script) under their key as now computed, and drop
+        the earlier key from ``games:titles`` once nothing is listed under it; the number of
+        games moved. ``read`` reads games' headers by id (``EventStore.get_many``); a game
+        whose header cannot be read stays where it is. The rebuild runs it.
+
+        Idempotent and linear in the games listed under titles: each listing is read by
+        cursor, a page at a time, each game added under its key before it leaves the old one
+        (a listing meanwhile may show it twice, never lose it)."""
+        moved = 0
+        for key in sorted(self.redis.hkeys(self.keys.index("titles"))):
+            listing = self.keys.index("game", key)
+            page: list[tuple[str, float]] = []
+            for member in self.redis.zscan_iter(listing, count=self.PAGE):
+                page.append(member)
+                if len(page) == self.PAGE:
+                    moved += self._regroup(key, page, read)
+                    page = []
+            moved += self._regroup(key, page, read)
+            if not self.redis.exists(listing):
+                # Nothing left under it (a sorted set emptied is gone): a key of no title now.
+                self.redis.hdel(self.keys.index("titles"), key)
+        return moved
+
+    def _regroup(
+        self, key: str, page: list[tuple[str, float]], read: Callable[[list[str]], list[Any]]
+    ) -> int:
+        """Move the games of ``page`` (ids and places listed under title key ``key``) whose
+        title's key is not ``key`` now; how many moved."""
+        records = read([game_id for game_id, _ in page]) if page else []
+        adds = self.redis.pipeline(transaction=False)
+        leaving = []
+        for (game_id, played), record in zip(page, records, strict=True):
+            title = _title_of(record) if isinstance(record, GameRecord) else None
+            if title is None or key in (record.game, title.key):
+                continue
+            adds.zadd(self.keys.index("game", title.key), {game_id: played})
+            adds.hsetnx(self.keys.index("titles"), title.key, record.game)
+            leaving.append(game_id)
+        if leaving:
+            adds.execute()
+            self.redis.zrem(self.keys.index("game", key), *leaving)
+        return len(leaving)
+
     def games_played_from(self, header: Mapping[str, Any]) -> list[str]:
         """The ids of the games played from what ``header`` says (the same game, players, seed,
         options and rules), imported or made here: ``add`` indexes each."""
