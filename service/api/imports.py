@@ -1,7 +1,9 @@
 """HTTP resources of api.md's "Bringing history in": the imports of other apps' plays.
 
 ``POST /imports/bgstats`` takes the BG Stats app's backup (JSON), ``POST /imports/bgg``
-BoardGameGeek's plays (XML). Both need the WRITE_KEY when the service sets one (the app's
+BoardGameGeek's plays (XML); ``POST /imports/bgstats/preview`` and ``/imports/bgg/preview``
+(this service's own, beyond the contract) read the same bodies the same way and say what an
+import would bring, writing nothing. Both need the WRITE_KEY when the service sets one (the app's
 before_request, ``service.api.views.adding_games_needs_the_write_key``, guards every POST under
 /imports/), and take up to HISTORY_MAX_BYTES (``service.api.requests``).
 
@@ -67,6 +69,29 @@ class ImportedSchema(Schema):
     games = fields.List(fields.String(), metadata={"description": "the ids of the games created"})
 
 
+class TitlePlaysSchema(Schema):
+    title = fields.String(metadata={"description": "a game's title as the file names it"})
+    plays = fields.Integer(metadata={"description": "its plays in the file"})
+
+
+class PlayerPlaysSchema(Schema):
+    name = fields.String(metadata={"description": "a player, under the name given here"})
+    plays = fields.Integer(metadata={"description": "their plays in the file"})
+
+
+class PreviewSchema(Schema):
+    plays = fields.Integer(metadata={"description": "plays the import would bring in or find"})
+    already = fields.Integer(
+        metadata={"description": "of them, plays whose id holds a game here (imported before)"}
+    )
+    titles = fields.List(fields.Nested(TitlePlaysSchema), metadata={"description": "most first"})
+    players = fields.List(fields.Nested(PlayerPlaysSchema), metadata={"description": "most first"})
+    skipped = fields.List(
+        fields.Nested(SkippedSchema),
+        metadata={"description": "plays that cannot be imported, with their reasons"},
+    )
+
+
 # An import refused for want of a slot may retry after this many seconds.
 _SLOT_RETRY_AFTER = 10
 
@@ -93,11 +118,14 @@ def _import_slot() -> ImportSlot:
     return slot
 
 
-def _import(slot: ImportSlot, found: list[Play | Skipped]) -> ImportOutcome:
+def _history() -> History:
     games = service()
-    history = History(games.records, games.store.indexes)
+    return History(games.records, games.store.indexes)
+
+
+def _import(slot: ImportSlot, found: list[Play | Skipped]) -> ImportOutcome:
     # Each play done renews the slot's lease (at most every few seconds).
-    return history.import_plays(found, progress=slot.renew)
+    return _history().import_plays(found, progress=slot.renew)
 
 
 _REFUSED = {
@@ -123,20 +151,26 @@ def _import_doc(content: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# The bodies an import (and its preview) takes, by media type.
+_BACKUP = {
+    "application/json": {
+        "schema": {
+            "type": "object",
+            "description": "the BG Stats export (players, games, plays...), or"
+            ' {"export": <the export>, "names": {"<name there>": "<name here>"}}',
+        }
+    }
+}
+_PLAYS_XML = {
+    kind: {"schema": {"type": "string", "description": "<plays> as /xmlapi2/plays"}}
+    for kind in ("application/xml", "text/xml")
+}
+
+
 @imports.route("/imports/bgstats")
 class BgStatsImport(MethodView):
     @imports.response(200, ImportedSchema)
-    @imports.doc(
-        **_import_doc({
-            "application/json": {
-                "schema": {
-                    "type": "object",
-                    "description": "the BG Stats export (players, games, plays...), or"
-                    ' {"export": <the export>, "names": {"<name there>": "<name here>"}}',
-                }
-            }
-        })
-    )  # fmt: skip
+    @imports.doc(**_import_doc(_BACKUP))
     def post(self) -> Any:
         """Import the plays of a BG Stats backup, each a finished score sheet with the play's
         own dates, in order of play; a play imported before is not imported again, one that
@@ -149,12 +183,7 @@ class BgStatsImport(MethodView):
 @imports.route("/imports/bgg")
 class BggImport(MethodView):
     @imports.response(200, ImportedSchema)
-    @imports.doc(
-        **_import_doc({
-            kind: {"schema": {"type": "string", "description": "<plays> as /xmlapi2/plays"}}
-            for kind in ("application/xml", "text/xml")
-        })
-    )  # fmt: skip
+    @imports.doc(**_import_doc(_PLAYS_XML))
     def post(self) -> Any:
         """Import BoardGameGeek's plays (the XML of /xmlapi2/plays, one page or several pages'
         <play> elements in one <plays>), a play known by its id. XML with a DTD or entities is
@@ -162,6 +191,31 @@ class BggImport(MethodView):
         with _import_slot() as slot:
             outcome = _import(slot, _bgg_plays())
         return json_response(outcome.as_json())
+
+
+@imports.route("/imports/bgstats/preview")
+class BgStatsPreview(MethodView):
+    @imports.response(200, PreviewSchema)
+    @imports.doc(**_import_doc(_BACKUP))
+    def post(self) -> Any:
+        """What importing this BG Stats backup would bring, read as its import reads it, with
+        nothing written: its plays, how many of them are here already, their titles and
+        players, and the plays that cannot be imported, with their reasons."""
+        with _import_slot():
+            preview = _history().preview(_backup_plays())
+        return json_response(preview.as_json())
+
+
+@imports.route("/imports/bgg/preview")
+class BggPreview(MethodView):
+    @imports.response(200, PreviewSchema)
+    @imports.doc(**_import_doc(_PLAYS_XML))
+    def post(self) -> Any:
+        """What importing these BoardGameGeek plays would bring, as for a BG Stats backup:
+        nothing is written."""
+        with _import_slot():
+            preview = _history().preview(_bgg_plays())
+        return json_response(preview.as_json())
 
 
 def _backup_plays() -> list[Play | Skipped]:

@@ -112,9 +112,9 @@ def body_bytes(cache: bool = True) -> bytes:
 # The view whose body limit is IMPORT_MAX_BYTES, not MAX_CONTENT_LENGTH.
 IMPORT_ENDPOINT = "games.Import"
 # The paths whose body limit is HISTORY_MAX_BYTES (the imports of other apps' plays), and the
-# one of them that takes XML.
+# ones that take XML (BoardGameGeek's import and its preview).
 HISTORY_PATHS = "/imports/"
-XML_PATH = "/imports/bgg"
+XML_PATHS = ("/imports/bgg", "/imports/bgg/preview")
 XML_TYPES = ("application/xml", "text/xml")
 
 
@@ -151,12 +151,12 @@ def refuse_bodies_that_are_not_json() -> None:
     answered for what it is, not as a JSON body with every field missing; and told the type its
     path takes (JSON everywhere, XML on BoardGameGeek's import)."""
     has_body = request.content_length or request.headers.get("Transfer-Encoding")
-    if request.path == XML_PATH and request.mimetype in XML_TYPES:
+    if request.path in XML_PATHS and request.mimetype in XML_TYPES:
         return
     if not (has_body and request.method in ("POST", "PUT", "PATCH")):
         return
     sent = request.mimetype or "no Content-Type"
-    if request.path == XML_PATH:
+    if request.path in XML_PATHS:
         takes = " or ".join(XML_TYPES)
         raise InvalidRequestError(
             f"send BoardGameGeek's plays as XML, with the header Content-Type: {XML_TYPES[0]}"

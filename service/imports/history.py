@@ -31,6 +31,7 @@ time; and the answer and the jobs list each batch's plays in that order.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -91,6 +92,28 @@ class ImportOutcome:
         self.games += other.games
 
 
+@dataclass
+class Preview:
+    """What a file holds, before it is imported: its plays that can be imported, how many of
+    them are here already (their id holds a game: imported before), their titles and players
+    with their plays, most first, and the plays that cannot be imported, with their reasons."""
+
+    plays: int
+    already: int
+    titles: list[tuple[str, int]]
+    players: list[tuple[str, int]]
+    skipped: list[Skipped]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "plays": self.plays,
+            "already": self.already,
+            "titles": [{"title": title, "plays": plays} for title, plays in self.titles],
+            "players": [{"name": name, "plays": plays} for name, plays in self.players],
+            "skipped": [one.as_json() for one in self.skipped],
+        }
+
+
 class History:
     """Imports plays read from other apps' files."""
 
@@ -119,6 +142,20 @@ class History:
                         progress(1)
                 self.records.ask_counts(outcome.games[counted:])
         return outcome
+
+    def preview(self, found: Sequence[Play | Skipped]) -> Preview:
+        """What importing ``found`` would bring, read as the import reads it, writing nothing."""
+        plays = [one for one in found if isinstance(one, Play)]
+        held = self.indexes.plays_held([play.key for play in plays])
+        titles = Counter(play.title for play in plays)
+        players = Counter(seat.name for play in plays for seat in play.seats)
+        return Preview(
+            plays=len(plays),
+            already=sum(1 for one in held if one is not None and not one.startswith("pending:")),
+            titles=_most_first(titles),
+            players=_most_first(players),
+            skipped=[one for one in found if isinstance(one, Skipped)],
+        )
 
     def _import_one(self, play: Play) -> ImportOutcome:
         """The play imported, or counted already here, differing or skipped: its outcome."""
@@ -201,3 +238,8 @@ def _batches(plays: list[Play]) -> Iterator[list[Play]]:
         keys.add(play.key)
     if batch:
         yield batch
+
+
+def _most_first(counts: Counter[str]) -> list[tuple[str, int]]:
+    """Each name with its count, most first, then by name (a stable answer)."""
+    return sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))

@@ -241,6 +241,18 @@ class GameIndexes:
         """The play's game is made: the claim holds its id for good."""
         self.redis.set(self.keys.imported_play(play), game_id)
 
+    def plays_held(self, plays: list[str]) -> list[str | None]:
+        """What holds each play's claim (``<source>:<id>``): a game's id, another import's
+        pending claim, or None; a page of claims to a round trip (each its own slot on a
+        cluster, where redis-py splits the pipeline by node)."""
+        held: list[str | None] = []
+        for first in range(0, len(plays), 10 * self.PAGE):
+            pipe = self.redis.pipeline(transaction=False)
+            for play in plays[first : first + 10 * self.PAGE]:
+                pipe.get(self.keys.imported_play(play))
+            held += pipe.execute()
+        return held
+
     def release_play(self, play: str, owner: str) -> None:
         """Give up ``owner``'s claim of a play whose import failed (another's is left alone)."""
         self.redis.eval(_RELEASE, 1, self.keys.imported_play(play), owner)

@@ -42,6 +42,8 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/games/import", "post"): {400, 413, 422, 429, 503},
     ("/imports/bgstats", "post"): {400, 401, 413, 429, 503},
     ("/imports/bgg", "post"): {400, 401, 413, 429, 503},
+    ("/imports/bgstats/preview", "post"): {400, 401, 413, 429, 503},
+    ("/imports/bgg/preview", "post"): {400, 401, 413, 429, 503},
     ("/stats/{game}", "get"): {400, 404, 429, 503},
     ("/players/{name}/stats", "get"): {400, 429, 503},
     ("/players/{a}/versus/{b}", "get"): {400, 429, 503},
@@ -90,6 +92,7 @@ PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
 WITH_BODY = {
     ("/games", "post"), ("/games/{game_id}/events", "post"), ("/games/import", "post"),
     ("/imports/bgstats", "post"), ("/imports/bgg", "post"),
+    ("/imports/bgstats/preview", "post"), ("/imports/bgg/preview", "post"),
 }  # fmt: skip
 
 
