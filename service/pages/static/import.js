@@ -5,7 +5,12 @@
  * is given a name here, suggested from the names the service knows (the same name whatever its
  * case or accents, or one a letter or two away, or the same first name). The file then goes to
  * POST /imports/bgstats ({export, names}) or POST /imports/bgg (its XML, the names written in),
- * and the answer says what was imported, already there and skipped.
+ * and the answer says what was imported, already there and not imported, each play not imported
+ * named by its game, day and players, with the reason.
+ *
+ * Before that, as soon as the file is read, the same body goes to the import's preview
+ * (/imports/bgstats/preview, /imports/bgg/preview), which writes nothing: the page says how many
+ * of the plays are here already, and which cannot be imported, and why.
  *
  * A service that sets WRITE_KEY answers 401 without it: the page asks for the key once and keeps
  * it on this device (localStorage, as the new-game form does); a kept key refused is forgotten.
@@ -55,6 +60,27 @@ export function suggestion(name, known) {
   return best;
 }
 
+/** A day as people write it ("4 January 2021"), from the file's "2021-01-04...". */
+function day(text) {
+  const found = /^(\d{4})-(\d{2})-(\d{2})/.exec(text || "");
+  if (!found) return "";
+  const date = new Date(Date.UTC(Number(found[1]), Number(found[2]) - 1, Number(found[3])));
+  if (Number.isNaN(date.getTime())) return "";
+  return date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+}
+
+/** A play in words: its game, its day, its players ("Azul, 4 January 2021, Ann and Ben"). */
+function inWords(title, date, names) {
+  const who = names.filter(Boolean);
+  const players = who.length > 1 ? `${who.slice(0, -1).join(", ")} and ${who[who.length - 1]}` : who.join("");
+  return [title || "a game not named", day(date), players].filter(Boolean).join(", ");
+}
+
+/** Count one more play of `key` in the map `counts`. */
+function countIn(counts, key) {
+  if (typeof key === "string" && key) counts.set(key, (counts.get(key) || 0) + 1);
+}
+
 /** What a BG Stats backup holds: its plays not ignored, their games and players' names. */
 function readBackup(text) {
   const backup = JSON.parse(text);
@@ -64,15 +90,15 @@ function readBackup(text) {
   const games = new Map(backup.games.map((game) => [game.id, game.name]));
   const plays = backup.plays.filter((play) => play && play.ignored !== true);
   const counts = new Map();
-  const titles = new Set();
+  const titles = new Map();
+  const described = new Map();
   for (const play of plays) {
-    titles.add(games.get(play.gameRefId));
-    for (const score of play.playerScores || []) {
-      const name = players.get(score.playerRefId);
-      if (typeof name === "string") counts.set(name, (counts.get(name) || 0) + 1);
-    }
+    countIn(titles, games.get(play.gameRefId));
+    const names = (Array.isArray(play.playerScores) ? play.playerScores : []).map((score) => players.get(score && score.playerRefId));
+    for (const name of names) countIn(counts, name);
+    if (typeof play.uuid === "string") described.set(play.uuid, inWords(games.get(play.gameRefId), play.playDate, names));
   }
-  return { kind: "bgstats", document: backup, plays: plays.length, titles: titles.size, counts };
+  return { kind: "bgstats", document: backup, plays: plays.length, titles, counts, described };
 }
 
 /** What BoardGameGeek's XML holds: its plays, their games and players' names. */
@@ -83,20 +109,60 @@ function readPlays(text) {
   }
   const plays = [...document.documentElement.getElementsByTagName("play")];
   const counts = new Map();
-  const titles = new Set();
+  const titles = new Map();
+  const described = new Map();
   for (const play of plays) {
     const item = play.getElementsByTagName("item")[0];
-    if (item) titles.add(item.getAttribute("name"));
-    for (const player of play.getElementsByTagName("player")) {
-      const name = (player.getAttribute("name") || "").trim() || (player.getAttribute("username") || "").trim();
-      if (name) counts.set(name, (counts.get(name) || 0) + 1);
-    }
+    const title = item ? item.getAttribute("name") : "";
+    countIn(titles, title);
+    const names = [...play.getElementsByTagName("player")].map(
+      (player) => (player.getAttribute("name") || "").trim() || (player.getAttribute("username") || "").trim(),
+    );
+    for (const name of names) countIn(counts, name);
+    described.set((play.getAttribute("id") || "").trim(), inWords(title, play.getAttribute("date"), names));
   }
-  return { kind: "bgg", document, text, plays: plays.length, titles: titles.size, counts };
+  return { kind: "bgg", document, text, plays: plays.length, titles, counts, described };
 }
 
 function plural(count, one, many) {
   return `${count} ${count === 1 ? one : many}`;
+}
+
+/** A play the service did not (or would not) import, in words: the play, then why. */
+function notImported(read, id, why) {
+  const item = document.createElement("li");
+  // BoardGameGeek's play logged N times at once: its k-th is known as "<id>/k".
+  const [base, again] = (id || "").split("/");
+  const play = read && id ? read.described.get(id) || read.described.get(base) : "";
+  if (play) {
+    const name = document.createElement("strong");
+    name.textContent = again ? `${play} (logged ${again === "2" ? "twice" : "several times"} at once: number ${again})` : play;
+    item.append(name, ": ");
+  }
+  const reason = document.createElement("span");
+  reason.className = "why";
+  reason.textContent = why;
+  item.append(reason);
+  return item;
+}
+
+/** The titles of the file, most played first, with their plays: a dozen, then how many more. */
+function titleItems(titles) {
+  const sorted = [...titles.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const items = sorted.slice(0, 12).map(([title, plays]) => {
+    const item = document.createElement("li");
+    const count = document.createElement("span");
+    count.className = "plays";
+    count.textContent = ` · ${plural(plays, "play", "plays")}`;
+    item.append(title, count);
+    return item;
+  });
+  if (sorted.length > 12) {
+    const more = document.createElement("li");
+    more.textContent = `and ${plural(sorted.length - 12, "other game", "other games")}`;
+    items.push(more);
+  }
+  return items;
 }
 
 function start() {
@@ -113,6 +179,8 @@ function start() {
   const keyField = document.getElementById("field-write_key");
   const keyInput = document.getElementById("write_key");
   let read = null;
+  let importing = false;
+  let previewing = Promise.resolve();
 
   function showError(slot, message) {
     slot.textContent = message;
@@ -172,7 +240,8 @@ function start() {
       return;
     }
     document.getElementById("found-summary").textContent =
-      `${plural(read.plays, "play", "plays")} of ${plural(read.titles, "game", "games")}, ${plural(read.counts.size, "player", "players")}.`;
+      `${plural(read.plays, "play", "plays")} of ${plural(read.titles.size, "game", "games")}, ${plural(read.counts.size, "player", "players")}.`;
+    document.getElementById("found-titles").replaceChildren(...titleItems(read.titles));
     namesBox.replaceChildren(
       ...[...read.counts.entries()]
         .sort((a, b) => b[1] - a[1])
@@ -180,6 +249,54 @@ function start() {
     );
     found.hidden = false;
     submit.disabled = read.plays === 0;
+    preview();
+  }
+
+  /** Ask the service what the import would bring (it writes nothing), unless the import is on
+   * its way: the import waits for it (each holds one of the service's import slots). */
+  function preview() {
+    if (!importing) previewing = askWhatIsHere().catch(() => {});
+    return previewing;
+  }
+
+  /** How many of the file's plays are here already, which cannot be imported and why. Without
+   * the write key it asks for it. */
+  async function askWhatIsHere() {
+    const here = document.getElementById("found-here");
+    const list = document.getElementById("found-skipped");
+    const box = document.getElementById("found-skipped-list");
+    here.hidden = true;
+    box.hidden = true;
+    if (!read || read.plays === 0) return;
+    const asked = read;
+    const typed = keyField.hidden ? "" : keyInput.value.trim();
+    const key = typed || keptKey();
+    const sent = request(mapping());
+    const headers = { "Content-Type": sent.type };
+    if (key) headers.Authorization = `Bearer ${key}`;
+    let response;
+    let answer;
+    try {
+      response = await fetch(`${sent.path}/preview`, { method: "POST", headers, body: sent.body });
+      answer = await response.json().catch(() => null);
+    } catch (error) {
+      return; // The import says so, if the service is still out of reach then.
+    }
+    if (asked !== read) return; // Another file was chosen meanwhile.
+    if (response.status === 401) {
+      askForKey(Boolean(key), "import");
+      here.textContent = "How many of these plays are here already shows once the write key is given.";
+      here.hidden = false;
+      return;
+    }
+    if (!response.ok || !answer) return;
+    if (typed) keepKey(typed);
+    here.textContent = answer.already === 0
+      ? "None of these plays is here yet."
+      : `${plural(answer.already, "of these plays is", "of these plays are")} here already: ${answer.already === 1 ? "it is" : "they are"} not imported twice.`;
+    here.hidden = false;
+    list.replaceChildren(...answer.skipped.map((one) => notImported(read, one.uuid, one.reason)));
+    box.hidden = answer.skipped.length === 0;
   }
 
   /** The names changed: {"name in the file": "name here"}. */
@@ -208,16 +325,16 @@ function start() {
   function showImported(answer) {
     document.getElementById("count-imported").textContent = answer.imported;
     document.getElementById("count-already").textContent = answer.already;
-    document.getElementById("count-skipped").textContent = answer.skipped.length;
+    const differs = answer.differs || [];
+    document.getElementById("count-skipped").textContent = answer.skipped.length + differs.length;
     const list = document.getElementById("skipped");
     list.replaceChildren(
-      ...answer.skipped.map((one) => {
-        const item = document.createElement("li");
-        item.textContent = one.uuid ? `${one.uuid}: ${one.reason}` : one.reason;
-        return item;
-      }),
+      ...answer.skipped.map((one) => notImported(read, one.uuid, one.reason)),
+      ...differs.map((one) =>
+        notImported(read, one.uuid, "a different play was imported before under the same id (was it changed in the app since?): this one is left out"),
+      ),
     );
-    document.getElementById("skipped-list").hidden = answer.skipped.length === 0;
+    document.getElementById("skipped-list").hidden = answer.skipped.length + differs.length === 0;
     form.hidden = true;
     const section = document.getElementById("imported");
     section.hidden = false;
@@ -235,6 +352,8 @@ function start() {
     if (key) headers.Authorization = `Bearer ${key}`;
     submit.disabled = true;
     submit.textContent = `Importing ${plural(read.plays, "play", "plays")}…`;
+    importing = true;
+    await previewing;
     try {
       const response = await fetch(sent.path, { method: "POST", headers, body: sent.body });
       const answer = await response.json().catch(() => null);
@@ -253,12 +372,15 @@ function start() {
       showError(formError, "The service could not be reached: check the connection and import again (nothing is imported twice).");
       formError.focus();
     } finally {
+      importing = false;
       submit.disabled = false;
       submit.textContent = "Import";
     }
   }
 
   fileInput.addEventListener("change", chooseFile);
+  // The key given: what is here already can be told now.
+  keyInput.addEventListener("change", preview);
   for (const radio of form.querySelectorAll('input[name="source"]')) radio.addEventListener("change", chooseFile);
   form.addEventListener("submit", send);
 }
