@@ -11,6 +11,7 @@ and no ``-`` at either end. Letters of every script are kept: "7 Wonders: Duel" 
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from itertools import groupby
 from typing import Any, Final
 
@@ -19,6 +20,9 @@ from domain.errors import InvalidOptionsError
 TITLE_MAX: Final = 100
 
 
+# Cached: a game's listings ask for its title's key several times as it is stored, and an
+# import of a group's history asks for a few dozen titles' keys thousands of times.
+@lru_cache(maxsize=4096)
 def title_key(title: str) -> str:
     """The key of ``title`` (may be empty: ``check_title`` refuses such a title)."""
     # Case-folded before decomposing, so that "ß" is "ss" and a final sigma the sigma it is.

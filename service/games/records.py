@@ -124,6 +124,8 @@ class Records:
         while True:
             game_id = secrets.token_hex(8)
             commitment = header["seed_commitment"]
+            if (kept.imported and commitment is not None) or kept.record_digest is not None:
+                store.indexes.lease(game_id)
             if kept.imported and commitment is not None:
                 held = store.indexes.claim_commitment(commitment, game_id)
                 if held is not None:
@@ -144,7 +146,9 @@ class Records:
                 seat_token_generations=generations,
                 **header,
             )
-            if store.create(record):
+            # An import's game is listed once its events are in, where it was played
+            # (``EventStore.import_events``); a new game, as it is created.
+            if store.create(record, listed=not kept.imported):
                 return record, tokens
             # The id was taken: its claims go, for the next id to take over.
             store.indexes.release_claims(game_id)

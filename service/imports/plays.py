@@ -7,6 +7,7 @@ them. The play itself (``Play``, ``Seat``) and the record it becomes are the dom
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -135,7 +136,9 @@ def check_name(name: Any) -> str:
     why = problem(cleaned(name))
     if why is not None:
         raise Unreadable(f"the player name {name!r} is not a name: {why}")
-    return cleaned(name)
+    # Interned: a file names a few dozen people in thousands of seats, and an import holds every
+    # play at once (to import them in order of play): one string per name, not one per seat.
+    return sys.intern(cleaned(name))
 
 
 def mapped_name(name: Any, names: Mapping[str, str]) -> str:

@@ -24,8 +24,10 @@ stops a listing or a worker.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+import orjson
 import redis
 from redis.client import NEVER_DECODE
 
@@ -102,13 +104,15 @@ class EventStore:
         self._rules_version_of = rules_version_of
 
     # Games ----------------------------------------------------------------------------------------
-    def create(self, record: GameRecord) -> bool:
-        """Store a new game's header and index it; False if the id is taken."""
+    def create(self, record: GameRecord, *, listed: bool = True) -> bool:
+        """Store a new game's header and index it (unless not ``listed``: an import's game is
+        indexed by ``import_events``); False if the id is taken."""
         if not self.scripts.create(
             header=self.keys.header(record.id), fields=encode_header(record)
         ):
             return False
-        self.indexes.add(record)
+        if listed:
+            self.indexes.add(record)
         return True
 
     def get(self, game_id: str) -> GameRecord | None:
@@ -367,10 +371,17 @@ class EventStore:
                 len(bodies), head, status, result, finished_at, source_checkpoints
             ),
         )
-        imported = self.get(record.id)
-        assert imported is not None
-        # Created where its record was created, it is listed where its play ended.
-        self.indexes.place([imported])
+        # The header as the script left it, without reading it back (a round trip a game, and
+        # its decoding): what it wrote, the result and notes as JSON gives them back.
+        ending = {"version": len(bodies), "head_hash": head, "status": status}
+        if result is not None and finished_at is not None:
+            ending.update(finished_at=finished_at, result=orjson.loads(encode_result(result)))
+        if source_checkpoints:
+            ending["source_checkpoints"] = orjson.loads(orjson.dumps(source_checkpoints))
+        imported = replace(record, **ending)
+        # Indexed now, whole: listed where its play ended, known by its commitment and by what
+        # it is played from.
+        self.indexes.add(imported)
         return imported
 
     def idempotency_record(self, game_id: str, key: str, owner: str) -> str | None:

@@ -187,6 +187,12 @@ class GameIndexes:
         """Every title key a game was created or imported under, with the game recording it."""
         return dict(self.redis.hgetall(self.keys.index("titles")))
 
+    def lease(self, game_id: str) -> None:
+        """Say that the import of ``game_id`` is alive, for CLAIM_SECONDS: from then on, the
+        claims it takes (``claim_commitment``, ``claim_record``) are not taken over by another
+        import while it stores its game. Taken before its first claim."""
+        self.redis.set(self.keys.importing(game_id), "1", ex=CLAIM_SECONDS)
+
     def claim_commitment(self, commitment: str, game_id: str) -> str | None:
         """Claim a seed commitment for a game about to be imported: None once it is this game's,
         else the id of the game that holds it (a record imported twice makes one game). A claim
@@ -200,10 +206,9 @@ class GameIndexes:
         return self._claim("records", digest, game_id)
 
     def _claim(self, index: str, value: str, game_id: str) -> str | None:
+        # The game's lease is taken first (``lease``): from the moment the claim is this game's,
+        # it says that the import is alive.
         key = self.keys.index(index)
-        # The game's lease first: from the moment the claim is this game's, it says that the
-        # import is alive, so that no other import takes the claim over while it stores its game.
-        self.redis.set(self.keys.importing(game_id), "1", ex=CLAIM_SECONDS)
         while True:
             if self.redis.hsetnx(key, value, game_id):
                 return None

@@ -347,11 +347,11 @@ def test_an_import_never_takes_over_the_claim_of_an_import_still_making_its_game
     store_the_game = EventStore.create
     answers: list[Any] = []
 
-    def slow_create(store: EventStore, record: Any) -> bool:
+    def slow_create(store: EventStore, record: Any, **named: Any) -> bool:
         if threading.current_thread() is slow:
             claimed.set()
             second_done.wait(10)
-        return store_the_game(store, record)
+        return store_the_game(store, record, **named)
 
     slow = threading.Thread(
         target=lambda: answers.append(first.test_client().post("/games/import", json=document))
@@ -383,7 +383,7 @@ def test_the_claim_of_an_import_that_died_is_taken_over_once_its_minute_is_out(
     here = make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "dst")).test_client()
     dead: list[str] = []
 
-    def crash(store: EventStore, record: Any) -> bool:
+    def crash(store: EventStore, record: Any, **named: Any) -> bool:
         dead.append(record.id)
         raise redis.exceptions.ConnectionError("the import died between its claim and its game")
 
