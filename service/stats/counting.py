@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from redis.commands.core import Script
@@ -110,9 +111,16 @@ def rate_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) ->
         rated = rated_game_of(figures)
         if rated is not None:
             by_game.setdefault(figures.game, []).append(rated)
-    for rated in by_game.values():
-        ratings.rate_games(client, keys, rated)
+    # Each game type's ratings are keys of their own, watched on their own: rated side by side,
+    # so that an import's job of a hundred games over dozens of titles waits on Redis for the
+    # titles' round trips once, not once a title.
+    with ThreadPoolExecutor(_TITLES_AT_ONCE, thread_name_prefix="rate") as titles_at_once:
+        list(titles_at_once.map(lambda rated: ratings.rate_games(client, keys, rated),
+                                by_game.values()))  # fmt: skip
 
+
+# How many game types' ratings of one batch are written at once (``rate_many``).
+_TITLES_AT_ONCE = 8
 
 # (op, field, amount); op "i" is HINCRBY, "f" HINCRBYFLOAT, "n" HINCRBY unless the sum is a
 # float already (score sums only).
