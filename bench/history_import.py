@@ -19,6 +19,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -102,13 +103,18 @@ def bring_in(
     if one_job_a_game:
         games.records.recount_many = None  # each game its own job, as a game played here
     history = History(games.records, games.store.indexes)
+    # The CPU each side used (this process's threads; the worker and its jobs, once it exits):
+    # on a machine shared with other work, what the figure needs of the cores.
+    own_cpu, their_cpu = _cpu_seconds(resource.RUSAGE_SELF), _cpu_seconds(resource.RUSAGE_CHILDREN)
     with archive_worker(url, prefix, folder):
         began = time.perf_counter()
         # The file's bytes, read as the API and the command line read them.
         outcome = history.import_plays(list(read_backup(orjson.dumps(export))))
         imported = time.perf_counter()
+        import_cpu = _cpu_seconds(resource.RUSAGE_SELF) - own_cpu
         counted(queue, deadline=time.monotonic() + 3600)
         done = time.perf_counter()
+    worker_cpu = _cpu_seconds(resource.RUSAGE_CHILDREN) - their_cpu
     job_games, busy = job_seconds(queue)
     return {
         "plays": outcome.imported,
@@ -117,8 +123,15 @@ def bring_in(
         "total_seconds": done - began,
         "job_games": job_games,
         "job_seconds": busy,
+        "import_cpu_seconds": import_cpu,
+        "worker_cpu_seconds": worker_cpu,
         "ratings": every_rating(app),
     }
+
+
+def _cpu_seconds(who: int) -> float:
+    used = resource.getrusage(who)
+    return used.ru_utime + used.ru_stime
 
 
 def every_rating(app: Any) -> dict[str, dict[str, list[float]]]:
@@ -162,6 +175,7 @@ def main() -> None:
     backup = random_backup(arguments.plays, arguments.titles, arguments.players, seed=30)
     reverse = Backup(backup.players, backup.games, backup.plays[::-1])
     sample = Backup(backup.players, backup.games, backup.plays[: arguments.baseline_plays])
+    load_at_start = os.getloadavg()[0]
     with redis_target() as target:
         baseline = bring_in(
             target.url, target.prefix + "one:", target.workdir / "one", sample.export(),
@@ -179,6 +193,9 @@ def main() -> None:
         "archive_job_games_per_s": forward["job_games"] / forward["job_seconds"],
         "imported_counted_rated_plays_per_s": forward["plays"] / forward["total_seconds"],
         "total_seconds": forward["total_seconds"],
+        "import_cpu_seconds": forward["import_cpu_seconds"],
+        "worker_cpu_seconds": forward["worker_cpu_seconds"],
+        "load_average_at_start": load_at_start,
         "within_goal": forward["total_seconds"] <= GOAL_SECONDS,
         "reverse_total_seconds": backward["total_seconds"],
         "reverse_same_ratings": same_ratings(forward["ratings"], backward["ratings"]),
@@ -206,7 +223,9 @@ def main() -> None:
         f" {report['total_seconds']:.1f} s in all (goal {GOAL_SECONDS:.0f} s:"
         f" {'met' if report['within_goal'] else 'missed'}). In reverse order:"
         f" {report['reverse_total_seconds']:.1f} s, the same ratings:"
-        f" {report['reverse_same_ratings']}."
+        f" {report['reverse_same_ratings']}. CPU: the import {report['import_cpu_seconds']:.1f} s,"
+        f" the worker {report['worker_cpu_seconds']:.1f} s (load average"
+        f" {report['load_average_at_start']:.1f} at the start)."
     )
 
 
