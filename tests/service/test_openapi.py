@@ -49,6 +49,8 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/titles", "get"): {429, 503},
     ("/players/{name}/ratings/{game}/history", "get"): {404, 429, 503},
     ("/health", "get"): {429, 503},
+    ("/nights/{date}", "get"): {400, 429, 503},
+    ("/nights", "get"): {400, 429, 503},
 }
 
 # The parameters each operation takes besides its path's, by where they go.
@@ -85,6 +87,7 @@ PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
         ("query", "players"), ("query", "since"), ("query", "until"), ("query", "game"),
     },
     ("/ratings/{game}", "get"): {("query", "limit"), ("query", "cursor")},
+    ("/nights", "get"): {("query", "limit"), ("query", "cursor")},
 }  # fmt: skip
 
 WITH_BODY = {
