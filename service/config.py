@@ -84,6 +84,10 @@ DEFAULTS: dict[str, Any] = {
     # The time zone of the game nights (service.nights): an evening runs from 06:00 to 06:00 the
     # next day on its clock. An IANA name (Europe/Paris); the environment's TZ by default.
     "TZ": "UTC",
+    # Where `tabletape serve` listens ("host:port"), set by it for its workers: the pages put an
+    # address the other phones reach in the links they hand out (service.pages.addresses).
+    # Unset under any other server: the links keep the address the page was opened at.
+    "LISTEN": None,
 }
 
 # Environment variables read, each named after its setting.
@@ -92,7 +96,7 @@ _FROM_ENVIRONMENT = (
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
     "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "SNAPSHOT_EVERY", "IMPORT_MAX_BYTES",
     "HISTORY_MAX_BYTES", "HISTORY_IMPORTS_AT_ONCE", "WRITE_KEY",
-    "CACHE_RECHECK_SECONDS", "SIGNING_KEY", "SIGNER_NAME", "TZ",
+    "CACHE_RECHECK_SECONDS", "SIGNING_KEY", "SIGNER_NAME", "TZ", "LISTEN",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).

@@ -17,9 +17,6 @@ from flask import current_app, request
 
 from service.network import is_loopback, network_origin
 
-# What a page tells the person when the other phones cannot open its links.
-SERVE_FOR_OTHERS = "tabletape serve --host 0.0.0.0"
-
 
 @dataclass(frozen=True)
 class ShareAddress:

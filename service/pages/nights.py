@@ -10,7 +10,7 @@ from flask import render_template, request, url_for
 
 from service.nights.api import zone
 from service.nights.evenings import Evening, evening, evenings, parse_evening
-from service.pages.addresses import SERVE_FOR_OTHERS, share_address
+from service.pages.addresses import share_address
 from service.pages.blueprint import pages, record_name, refuse_parameters_but, service
 from service.pages.recorder import qr_address
 from service.pages.refusals import refuse_unknown_parameters, refused_with
@@ -46,8 +46,7 @@ def night_view(date: str) -> str:
         most=most_wins_words(found),
         link=link,
         qr=qr_address(link),
-        reachable=share.reachable,
-        serve_for_others=SERVE_FOR_OTHERS,
+        share=share,
     )
 
 

@@ -70,7 +70,7 @@ def test_the_link_and_qr_code_name_the_evenings_page(client: FlaskClient) -> Non
     page = client.get(f"/nights/{FRIDAY}/view", headers=HTML).data.decode()
     assert f'value="http://localhost/nights/{FRIDAY}/view"' in page
     assert re.search(r'<img class="qr" src="data:image/svg\+xml;base64,[A-Za-z0-9+/=]+"', page)
-    assert "Other phones cannot open this link" not in page
+    assert "Other phones cannot open these links" not in page
 
 
 def test_on_loopback_only_the_page_says_other_phones_cannot_reach_it(
@@ -79,7 +79,7 @@ def test_on_loopback_only_the_page_says_other_phones_cannot_reach_it(
     import_a_game_night(client)
     app.config["LISTEN"] = "127.0.0.1:8000"
     said = text_of(client, f"/nights/{FRIDAY}/view")
-    assert "Other phones cannot open this link" in said
+    assert "Other phones cannot open these links" in said
     assert "tabletape serve --host 0.0.0.0" in said
 
 
@@ -93,7 +93,7 @@ def test_listening_beyond_loopback_the_link_names_the_local_network(
     app.config["LISTEN"] = "0.0.0.0:8123"
     page = client.get(f"/nights/{FRIDAY}/view", headers=HTML).data.decode()
     assert f'value="http://{address}:8123/nights/{FRIDAY}/view"' in page
-    assert "Other phones cannot open this link" not in page
+    assert "Other phones cannot open these links" not in page
     # Opened from another phone (not on loopback), the page keeps the address it was opened at.
     page = client.get(
         f"/nights/{FRIDAY}/view", headers=HTML, base_url=f"http://{address}:8123"
