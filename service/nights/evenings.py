@@ -135,9 +135,7 @@ def evening(service: GameService, day: date, zone: ZoneInfo) -> Evening:
     """The games finished in the evening ``day``, in the order played."""
     start, end = evening_bounds(day, zone)
     found = Evening(day)
-    for played, record in service.finished_newest(end):
-        if played < start:
-            break
+    for _, record in service.finished_newest(end, since=start):
         if evening_of(record.finished_at, zone) == day:
             found.games.append(record)
     found.games.reverse()
