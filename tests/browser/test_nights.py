@@ -1,7 +1,8 @@
-"""A game night's page on a 390x844 phone, in Chromium (api.md, "Game nights" and "Pages: what
-people read afterwards"): every game in the order played with its result in words, who won most,
-a QR code drawn and the link to share; every control at least 44x44 CSS px, no sideways scroll, no
-machinery words; a game's link opens its viewer, and the front page leads to the evening."""
+"""A game night's page on a 390x844 phone and on a laptop, in Chromium (api.md, "Game nights"
+and "Pages: what people read afterwards"): every game in the order played with its result in
+words, who won most, a QR code drawn and the link to share; every control at least 44x44 CSS px,
+no sideways scroll, no machinery words; a game's link opens its viewer, and the front page leads
+to the latest evening."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.browser.helpers import LiveServer, check_no_machinery, fits_the_width
 from tests.support.nights import FRIDAY, SATURDAY, import_a_game_night
 
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
 FINGER = 44
 
 # Every control in the page's content (the site's header is the header's own test): its size.
@@ -26,9 +28,10 @@ CONTROLS_JS = """
 """
 
 
-@pytest.fixture
-def viewport() -> dict[str, int]:
-    return PHONE
+@pytest.fixture(params=[PHONE, LAPTOP], ids=["phone", "laptop"])
+def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
+    size: dict[str, int] = request.param
+    return size
 
 
 def small_controls(page: Page) -> list[str]:
