@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import TZPATH, ZoneInfo, ZoneInfoNotFoundError
 
 from service.store.connection import DEFAULT_REPLICA_WAIT_MS
 from service.store.snapshots import SNAPSHOT_EVERY
@@ -145,10 +145,21 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
 
 
 def time_zone_name(name: str) -> str:
-    """``name`` when it names a time zone zoneinfo knows (a leading ``:``, as the C library
-    takes it, left off); a ValueError saying what TZ takes otherwise, at start rather than at the
-    first game night read."""
+    """``name`` when it names a time zone zoneinfo knows; the C library's forms are taken too
+    (a leading ``:``, a path into the zone database such as ``:/etc/localtime``, read as the zone
+    it links to). A ValueError saying what TZ takes otherwise, at start rather than at the first
+    game night read."""
     bare = str(name).removeprefix(":")
+    if bare.startswith("/"):
+        linked = os.path.realpath(bare)
+        bare = next(
+            (
+                os.path.relpath(linked, root)
+                for root in TZPATH
+                if linked.startswith(os.path.realpath(root) + os.sep)
+            ),
+            bare,
+        )
     try:
         ZoneInfo(bare)
     except (ValueError, ZoneInfoNotFoundError):

@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from service.config import load_config
 from service.nights.evenings import evening_of
 from service.store.connection import StoreClient
 from tests.support.api import append, assert_error, create
@@ -194,3 +195,13 @@ def test_the_nights_are_in_the_openapi_document(client: FlaskClient) -> None:
     assert "get" in paths["/nights/{date}"] and "get" in paths["/nights"]
     listed = paths["/nights"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
     assert listed
+
+
+def test_tz_takes_a_zones_name_or_the_c_librarys_forms_and_refuses_others_at_start() -> None:
+    assert load_config({"TZ": "Europe/Paris"})["TZ"] == "Europe/Paris"
+    assert load_config({"TZ": ":Europe/Paris"})["TZ"] == "Europe/Paris"
+    linked = load_config({"TZ": ":/etc/localtime"})["TZ"]
+    assert ZoneInfo(linked).key == linked
+    for wrong in ("Mars/Olympus", "CET-1CEST", "../etc/passwd"):
+        with pytest.raises(ValueError, match="TZ must name a time zone"):
+            load_config({"TZ": wrong})
