@@ -27,6 +27,9 @@ class ShareAddress:
 
 
 def share_address() -> ShareAddress:
+    """The address the links this request's page hands out start with (see the module's
+    docstring): this page's own, unless it was opened on loopback and the server listens
+    beyond it."""
     here = request.host_url.rstrip("/")
     listen = current_app.config.get("LISTEN")
     if not listen or not is_loopback(urlsplit(here).hostname or ""):

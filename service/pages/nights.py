@@ -27,13 +27,14 @@ def evening_name(day: date) -> str:
     return f"{day:%A} {day.day} {day:%B %Y}"
 
 
-@pages.route("/nights/<date>/view")
-def night_view(date: str) -> str:
-    """One evening's games, in the order played, each with its result in words."""
-    address = url_for("pages.night_view", date=date)
+@pages.route("/nights/<named>/view")
+def night_view(named: str) -> str:
+    """One evening's games, in the order played, each with its result in words; ``named`` is
+    the day it starts on, ``YYYY-MM-DD``."""
+    address = url_for("pages.night_view", named=named)
     refuse_parameters_but((), "A game night", address)
     with refused_with("refused.html", title="A game night", address=url_for("pages.nights_view")):
-        day = parse_evening(date)
+        day = parse_evening(named)
     found = evening(service(), day, zone())
     share = share_address()
     link = share.origin + address
@@ -119,4 +120,7 @@ def latest_night() -> dict[str, str] | None:
     if not listed:
         return None
     day = date.fromisoformat(listed[0]["date"])
-    return {"address": url_for("pages.night_view", date=day.isoformat()), "name": evening_name(day)}
+    return {
+        "address": url_for("pages.night_view", named=day.isoformat()),
+        "name": evening_name(day),
+    }
