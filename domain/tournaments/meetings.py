@@ -47,13 +47,21 @@ def who_plays_first(
     table_number: int,
     seats_so_far: tuple[Counter[str], dict[str, bool]],
 ) -> tuple[str, str]:
-    """The two players of a table in seat order: the one who played first less often goes
-    first; if even, the one who played second last time; if still even (both new, or both the
-    same), the higher placed at odd tables and the lower at even ones, so first seats spread."""
-    balance, last_first = seats_so_far
-    if balance[higher] != balance[lower]:
-        return (higher, lower) if balance[higher] < balance[lower] else (lower, higher)
-    higher_last, lower_last = last_first.get(higher), last_first.get(lower)
-    if higher_last is not None and lower_last is not None and higher_last != lower_last:
-        return (lower, higher) if lower_last is False else (higher, lower)
+    """The two players of a table in seat order: the one more due to play first (seat_due)
+    goes first; if both are due the same, the higher placed at odd tables and the lower at even
+    ones, so that first seats spread."""
+    due_higher, due_lower = seat_due(higher, seats_so_far), seat_due(lower, seats_so_far)
+    if due_higher != due_lower:
+        return (higher, lower) if due_higher > due_lower else (lower, higher)
     return (higher, lower) if table_number % 2 == 1 else (lower, higher)
+
+
+def seat_due(name: str, seats_so_far: tuple[Counter[str], dict[str, bool]]) -> int:
+    """1 if the player is due to play first (played first less often, or as often and second
+    last time), -1 if due second, 0 if not yet played at a table of two."""
+    balance, last_first = seats_so_far
+    if balance[name] != 0:
+        return 1 if balance[name] < 0 else -1
+    if name not in last_first:
+        return 0
+    return -1 if last_first[name] else 1

@@ -8,31 +8,40 @@ maximum-weight perfect matching whose weights rank every possible pairing by, in
   2. the least mixing of points: the sum over tables of (groups apart)², where the groups are the
      distinct point totals, so players meet within their group and those left over meet the
      nearest group;
-  3. the closest places: the sum of (places apart)², which pairs 1-2, 3-4, ... (leaders meet).
+  3. the fewest tables of two players due the same seat (both due to play first, or both
+     second: one of them would not alternate);
+  4. the closest places: the sum of (places apart)², which pairs 1-2, 3-4, ... (leaders meet).
 Each criterion's weight exceeds what the ones after it can add up to over a whole round, so the
 matching's optimum is the lexicographic optimum.
 
 networkx's matching (Edmonds' blossom algorithm) takes integer weights and nodes numbered by
-place, so it computes exactly and in the same order on any machine. To stay well under a second
-at 256 players it first matches over pairs at most WINDOW places apart; only if that leaves a
-rematch does it solve the whole graph, so rematches are avoided exactly.
+place, so it computes exactly and in the same order on any machine. To stay under a second at 256
+players it matches over pairs a few places apart first, and widens that window while the result
+has a rematch, up to the whole round: rematches are avoided exactly.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import networkx as nx
 
-from domain.tournaments.meetings import first_seats, meetings, pair_key, who_plays_first
+from domain.tournaments.meetings import (
+    first_seats,
+    meetings,
+    pair_key,
+    seat_due,
+    who_plays_first,
+)
 from domain.tournaments.model import Pairing, PlayedRound, Table
 from domain.tournaments.points import byes_had, standings
 
-# Pairs further apart than this in the standings are considered only when the near ones leave a
-# rematch: a player has at most 19 past opponents (20 rounds), so a window of 2 * rounds + 8
-# almost always holds a pairing without rematch.
-WINDOW_MARGIN = 8
+# The matching first looks at pairs at most (rounds played + WINDOW_MARGIN) places apart: a
+# player has met at most one player a round, so such a window nearly always holds a pairing
+# without rematch. If it does not, the window doubles until it does or holds every pair.
+WINDOW_MARGIN = 6
 
 
 def pair_swiss(
@@ -52,8 +61,8 @@ def pair_swiss(
         sits_out = [name for name in order if had[name] == fewest][-1]
         byes = (sits_out,)
         order.remove(sits_out)
-    pairs = _matched_pairs(order, points, history)
     seats_so_far = first_seats(history)
+    pairs = _matched_pairs(order, points, history, seats_so_far)
     tables = tuple(
         Table(who_plays_first(order[i], order[j], number, seats_so_far))
         for number, (i, j) in enumerate(pairs, start=1)
@@ -62,7 +71,10 @@ def pair_swiss(
 
 
 def _matched_pairs(
-    order: Sequence[str], points: dict[str, Fraction], history: Sequence[PlayedRound]
+    order: Sequence[str],
+    points: dict[str, Fraction],
+    history: Sequence[PlayedRound],
+    seats_so_far: tuple[Counter[str], dict[str, bool]],
 ) -> list[tuple[int, int]]:
     """Pairs of places (i < j), sorted by the higher place: the best pairing of the round."""
     count = len(order)
@@ -71,22 +83,28 @@ def _matched_pairs(
     met = meetings(history)
     totals = sorted({points[name] for name in order}, reverse=True)
     group = [totals.index(points[name]) for name in order]
-    # Bounds of each criterion over a whole round, so that each weight outranks the next ones.
-    place_scale = (count // 2) * count * count + 1
-    group_scale = place_scale * ((count // 2) * len(totals) ** 2 + 1)
+    due = [seat_due(name, seats_so_far) for name in order]
+    # Each criterion's unit outweighs the most the criteria after it can add up over a round.
+    tables = count // 2
+    places_most = tables * count * count
+    colour_unit = places_most + 1
+    group_unit = tables * colour_unit + places_most + 1
+    rematch_unit = tables * len(totals) ** 2 * group_unit + group_unit
 
     def cost(i: int, j: int) -> int:
         return (
-            met[pair_key(order[i], order[j])] * group_scale
-            + (group[i] - group[j]) ** 2 * place_scale
+            met[pair_key(order[i], order[j])] * rematch_unit
+            + (group[i] - group[j]) ** 2 * group_unit
+            + (colour_unit if due[i] != 0 and due[i] == due[j] else 0)
             + (j - i) ** 2
         )
 
-    window = 2 * len(history) + WINDOW_MARGIN
-    pairs = _best_matching(count, window, cost)
-    if window < count - 1 and any(met[pair_key(order[i], order[j])] for i, j in pairs):
-        pairs = _best_matching(count, count - 1, cost)
-    return pairs
+    window = len(history) + WINDOW_MARGIN
+    while True:
+        pairs = _best_matching(count, window, cost)
+        if window >= count - 1 or not any(met[pair_key(order[i], order[j])] for i, j in pairs):
+            return pairs
+        window *= 2
 
 
 def _best_matching(
