@@ -1,0 +1,124 @@
+"""Swiss pairing for games of two: one maximum-weight matching over the players still in.
+
+The players stand in the order of the standings (round 1: all level, so the seed's draw). With an
+odd number the lowest placed of those with the fewest byes sits out. The others are paired by a
+maximum-weight perfect matching whose weights rank every possible pairing by, in this order:
+  1. the fewest rematches (a pair that met k times costs k), so a rematch happens only when no
+     pairing of the whole round avoids it;
+  2. the least mixing of points: the sum over tables of (groups apart)², where the groups are the
+     distinct point totals, so players meet within their group and those left over meet the
+     nearest group;
+  3. the fewest tables of two players due the same seat (both due to play first, or both
+     second: one of them would not alternate);
+  4. the closest places: the sum of (places apart)², which pairs 1-2, 3-4, ... (leaders meet).
+Each criterion's weight exceeds what the ones after it can add up to over a whole round, so the
+matching's optimum is the lexicographic optimum.
+
+networkx's matching (Edmonds' blossom algorithm) takes integer weights and nodes numbered by
+place, so it computes exactly and in the same order on any machine. To stay under a second at 256
+players it matches over pairs a few places apart first, and widens that window while the result
+has a rematch, up to the whole round: rematches are avoided exactly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import networkx as nx
+
+from domain.tournaments.meetings import (
+    first_seats,
+    meetings,
+    pair_key,
+    seat_due,
+    who_plays_first,
+)
+from domain.tournaments.model import Pairing, PlayedRound, Table
+from domain.tournaments.points import byes_had, standings
+
+# The matching first looks at pairs at most (rounds played + WINDOW_MARGIN) places apart: a
+# player has met at most one player a round, so such a window nearly always holds a pairing
+# without rematch. If it does not, the window doubles until it does or holds every pair.
+WINDOW_MARGIN = 6
+
+
+def pair_swiss(
+    players: Sequence[str],
+    active: Sequence[str],
+    history: Sequence[PlayedRound],
+    seed: int,
+) -> Pairing:
+    table = standings(players, history, seed)
+    still_in = set(active)
+    order = [s.player for s in table if s.player in still_in]
+    points = {s.player: s.points for s in table}
+    byes: tuple[str, ...] = ()
+    if len(order) % 2 == 1:
+        had = byes_had(players, history)
+        fewest = min(had[name] for name in order)
+        sits_out = [name for name in order if had[name] == fewest][-1]
+        byes = (sits_out,)
+        order.remove(sits_out)
+    seats_so_far = first_seats(history)
+    pairs = _matched_pairs(order, points, history, seats_so_far)
+    tables = tuple(
+        Table(who_plays_first(order[i], order[j], number, seats_so_far))
+        for number, (i, j) in enumerate(pairs, start=1)
+    )
+    return Pairing(tables=tables, byes=byes)
+
+
+def _matched_pairs(
+    order: Sequence[str],
+    points: dict[str, Fraction],
+    history: Sequence[PlayedRound],
+    seats_so_far: tuple[Counter[str], dict[str, bool]],
+) -> list[tuple[int, int]]:
+    """Pairs of places (i < j), sorted by the higher place: the best pairing of the round."""
+    count = len(order)
+    if count == 0:
+        return []
+    met = meetings(history)
+    totals = sorted({points[name] for name in order}, reverse=True)
+    group = [totals.index(points[name]) for name in order]
+    due = [seat_due(name, seats_so_far) for name in order]
+    # Each criterion's unit outweighs the most the criteria after it can add up over a round.
+    tables = count // 2
+    places_most = tables * count * count
+    colour_unit = places_most + 1
+    group_unit = tables * colour_unit + places_most + 1
+    rematch_unit = tables * len(totals) ** 2 * group_unit + group_unit
+
+    def cost(i: int, j: int) -> int:
+        return (
+            met[pair_key(order[i], order[j])] * rematch_unit
+            + (group[i] - group[j]) ** 2 * group_unit
+            + (colour_unit if due[i] != 0 and due[i] == due[j] else 0)
+            + (j - i) ** 2
+        )
+
+    window = len(history) + WINDOW_MARGIN
+    while True:
+        pairs = _best_matching(count, window, cost)
+        if window >= count - 1 or not any(met[pair_key(order[i], order[j])] for i, j in pairs):
+            return pairs
+        window *= 2
+
+
+def _best_matching(
+    count: int, window: int, cost: Callable[[int, int], int]
+) -> list[tuple[int, int]]:
+    """The perfect matching of places 0..count-1 of least total cost, over pairs at most
+    ``window`` places apart."""
+    costs = {
+        (i, j): cost(i, j) for i in range(count) for j in range(i + 1, min(count, i + window + 1))
+    }
+    ceiling = max(costs.values()) + 1
+    graph = nx.Graph()
+    graph.add_nodes_from(range(count))
+    for (i, j), value in costs.items():
+        graph.add_edge(i, j, weight=ceiling - value)
+    matched = nx.max_weight_matching(graph, maxcardinality=True)
+    return sorted((min(a, b), max(a, b)) for a, b in matched)
