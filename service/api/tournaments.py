@@ -41,7 +41,8 @@ _CODES = {
     409: "round_in_play (a table of the round before is being played), tournament_finished, or"
     " version_conflict (another organiser pairs at the same moment)",
     413: "too_large",
-    422: "impossible_plan: no tables within table_size seat these players",
+    422: "impossible_plan: no tables within table_size seat these players (or, for a round,"
+    " too few players are left to pair)",
     429: "rate_limited",
     503: "unavailable",
 }
@@ -94,7 +95,7 @@ class OneTournament(MethodView):
 @tournaments.route("/tournaments/<tournament_id>/rounds", parameters=[TOKEN_HEADER])
 class Rounds(MethodView):
     @tournaments.response(201, PairedRoundSchema)
-    @_errors(401, 404, 409)
+    @_errors(401, 404, 409, 422)
     def post(self, tournament_id: str) -> Any:
         """Pair the next round (the organiser's token) once every table of the round before is
         over: each table a new game, with its links to hand out."""
@@ -105,7 +106,7 @@ class Rounds(MethodView):
 class Withdraw(MethodView):
     @tournaments.arguments(WithdrawSchema)
     @tournaments.response(200, TournamentSchema)
-    @_errors(400, 401, 404, 413)
+    @_errors(400, 401, 404, 409, 413)
     def post(self, body: dict[str, Any], tournament_id: str) -> Any:
         """Withdraw a player (the organiser's token): not paired again; their points stay."""
         withdrawn = service().withdraw(tournament_id, bearer_token(), body["player"])

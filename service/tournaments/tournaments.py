@@ -21,6 +21,8 @@ from domain.tournaments import (
     standings,
 )
 from service.errors import (
+    ImpossiblePlanError,
+    InvalidRequestError,
     NotFoundError,
     RoundInPlayError,
     TournamentOverError,
@@ -216,7 +218,10 @@ class Tournaments:
                 tournament.table_size,
             )
         except TournamentError as error:
-            raise TournamentOverError(str(error), {"round": number}) from None
+            # Too few players left to pair (the others withdrew), say.
+            raise ImpossiblePlanError(
+                f"round {number} cannot be paired: {error}", {"round": number}
+            ) from None
         tables, links = [], []
         for index, table in enumerate(pairing.tables, start=1):
             record, tokens = self.games.create(
@@ -260,7 +265,9 @@ class Tournaments:
         tournament = self.get(tournament_id)
         self.organiser(tournament, token)
         if player not in tournament.players:
-            raise NotFoundError(f"{player!r} does not play in this tournament", {"player": player})
+            raise InvalidRequestError(
+                f"{player!r} does not play in this tournament", {"player": "one of its players"}
+            )
         if player in tournament.withdrawn:
             return tournament
         event = {"type": "withdrawn", "at": utc_now(), "player": player}

@@ -247,6 +247,19 @@ def test_a_withdrawn_player_is_not_paired_again_and_keeps_their_points(
     assert "Ana" not in seated(second)
     after = {row["player"]: row["points"] for row in read(client, tournament)["standings"]}
     assert after["Ana"] == before["Ana"]
+    stranger = client.post(f"/tournaments/{tournament['id']}/withdraw", json={"player": "Zed"},
+                           headers=organiser(tournament))  # fmt: skip
+    assert_error(stranger, 400, "invalid_request")
+
+
+def test_a_round_with_too_few_players_left_is_a_422(client: FlaskClient) -> None:
+    tournament = create_tournament(client, players=NAMES[:2], rounds=2)
+    response = client.post(f"/tournaments/{tournament['id']}/withdraw", json={"player": "Ana"},
+                           headers=organiser(tournament))  # fmt: skip
+    assert response.status_code == 200
+    response = client.post(f"/tournaments/{tournament['id']}/rounds", headers=organiser(tournament))
+    assert_error(response, 422, "impossible_plan")
+    assert read(client, tournament)["rounds"] == []
 
 
 # Who may do what ----------------------------------------------------------------------------------
