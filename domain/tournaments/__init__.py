@@ -5,6 +5,7 @@ from the tournament's seed (domain/tournaments/draws.py), so anyone can recomput
 
 from domain.tournaments.model import (
     FORMATS,
+    RULES_VERSION,
     Pairing,
     PlayedRound,
     Standing,
@@ -18,6 +19,7 @@ from domain.tournaments.points import standings, table_points
 
 __all__ = [
     "FORMATS",
+    "RULES_VERSION",
     "Pairing",
     "PlayedRound",
     "Standing",

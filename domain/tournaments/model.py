@@ -11,6 +11,12 @@ from fractions import Fraction
 
 FORMATS = ("swiss", "round_robin", "pods")
 
+# The version of these rules a tournament is paired by. A change that would pair a round played
+# before differently, or rank it differently, must bump it, so that a tournament already played
+# still verifies under the rules it was paired with (tests/domain/tournaments/test_recomputed.py
+# holds tables paired by version "1").
+RULES_VERSION = "1"
+
 
 class TournamentError(ValueError):
     """A plan that cannot be: 10 players at tables of 4 to 4, a round after the last, an unknown

@@ -32,9 +32,7 @@ def seat_due(name: str, history: Sequence[PlayedRound]) -> int:
 
 
 def won_by_first(*tables: tuple[str, str], byes: tuple[str, ...] = ()) -> PlayedRound:
-    return PlayedRound(
-        tuple(Table(t) for t in tables), (TableOutcome((1, 2)),) * len(tables), byes
-    )
+    return PlayedRound(tuple(Table(t) for t in tables), (TableOutcome((1, 2)),) * len(tables), byes)
 
 
 def pairs_of(pairing: Pairing) -> set[frozenset[str]]:
