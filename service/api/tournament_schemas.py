@@ -125,6 +125,9 @@ class TournamentSchema(Schema):
     seed = fields.Integer(metadata={"description": "once the tournament is over"})
     seed_salt = fields.String(metadata={"description": "once the tournament is over"})
     rounds_planned = fields.Integer()
+    rules_version = fields.String(
+        metadata={"description": "the version of the pairing rules it is paired and checked by"}
+    )
     rounds = fields.List(fields.Nested(RoundSchema))
     withdrawn = fields.List(fields.String())
     standings = fields.List(fields.Nested(StandingSchema))

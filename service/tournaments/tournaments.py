@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.tournaments import (
+    RULES_VERSION,
     PlayedRound,
     Table,
     TableOutcome,
@@ -105,6 +106,9 @@ class Tournaments:
             "players": players,
             "rounds": plan.rounds,
             "rounds_planned": plan.rounds_planned,
+            # The pairing rules' version: a tournament is paired and checked by the rules it
+            # began under.
+            "rules_version": RULES_VERSION,
             "seed": seed,
             "seed_salt": salt,
             "seed_commitment": seed_commitment(seed, salt),
@@ -157,6 +161,7 @@ class Tournaments:
             "players": t.players,
             "seed_commitment": created["seed_commitment"],
             "rounds_planned": t.rounds_planned,
+            "rules_version": created["rules_version"],
             "rounds": [
                 _round_json(paired, outcomes)
                 for paired, outcomes in zip(t.rounds, played.outcomes, strict=True)
@@ -208,6 +213,12 @@ class Tournaments:
     def _pair(self, tournament: Tournament, played: Played, token: str) -> dict[str, Any]:
         created = tournament.created
         number = len(tournament.rounds) + 1
+        if created["rules_version"] != RULES_VERSION:
+            raise ImpossiblePlanError(
+                f"this tournament is paired by rules {created['rules_version']!r}, and this"
+                f" service pairs by {RULES_VERSION!r}: its next round cannot be paired here",
+                {"rules_version": created["rules_version"]},
+            )
         try:
             pairing = pair_round(
                 created["format"],

@@ -1,7 +1,7 @@
 """The check of a tournament's export, from the file alone (``tabletape verify``): no server, no
 store. In this order, stopping at the first thing that does not hold:
 
-1. the seed against its commitment;
+1. the pairing rules' version (the verifier's own), and the seed against its commitment;
 2. every table's record, checked as a game's is (``service.signing.verify``): its seed, its
    replay by the rules, its hash chain and its signed note; an abandoned table's record has no
    note (nobody won it), and is checked without one;
@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.tournaments import PlayedRound, Table, TableOutcome, pair_round, standings
+from domain.tournaments import (
+    RULES_VERSION,
+    PlayedRound,
+    Table,
+    TableOutcome,
+    pair_round,
+    standings,
+)
 from service.signing.note import VerifierKey
 from service.signing.verify import Verdict
 from service.signing.verify import verify as verify_record
@@ -49,6 +56,11 @@ def verify_tournament(document: dict[str, Any], key: VerifierKey | None = None) 
 def _verify(document: dict[str, Any], key: VerifierKey | None) -> str:
     if document.get("status") != "finished":
         raise _Refused("the tournament is not over: its export can be checked once it is")
+    if document["rules_version"] != RULES_VERSION:
+        raise _Refused(
+            f"it was paired by rules {document['rules_version']!r}, and this verifier pairs by"
+            f" {RULES_VERSION!r}: check it with a Tabletape of those rules"
+        )
     seed, salt = document["seed"], document["seed_salt"]
     if seed_commitment(seed, salt) != document["seed_commitment"]:
         raise _Refused("its seed and salt do not match its seed commitment")

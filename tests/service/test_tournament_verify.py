@@ -145,6 +145,13 @@ def test_a_changed_seed_is_refused(
     assert code == 1 and "seed commitment" in said
 
 
+def test_an_export_paired_by_other_rules_is_said_so(
+    exported: dict[str, Any], tmp_path: Path
+) -> None:
+    code, said = verify(tmp_path, {**exported, "rules_version": "0"})
+    assert code == 1 and "paired by rules '0'" in said
+
+
 def test_an_export_of_a_tournament_not_over_is_said_so(client: FlaskClient, tmp_path: Path) -> None:
     tournament = create_tournament(client, players=NAMES[:2], rounds=1)
     pair(client, tournament)
