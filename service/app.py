@@ -33,7 +33,7 @@ from service.api.views import WRITE_KEY_SCHEME, adding_games_needs_the_write_key
 from service.config import load_config
 from service.errors import register_error_handlers
 from service.games import GameService
-from service.pages.tournaments import tournament_pages
+from service.nights.api import nights
 from service.pages.views import pages
 from service.plugins import load_games
 from service.signing.keys import KeyRing, key_path, signer_name
@@ -142,9 +142,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(stream)
     api.register_blueprint(imports)
     api.register_blueprint(tournaments)
+    api.register_blueprint(nights)
     app.register_blueprint(docs_assets)
     app.register_blueprint(pages)
-    app.register_blueprint(tournament_pages)
     register_error_handlers(app)
     # First of the before_request functions: a body over the limit is refused before anything.
     app.before_request(refuse_bodies_over_the_limit)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from service.store.connection import DEFAULT_REPLICA_WAIT_MS
 from service.store.snapshots import SNAPSHOT_EVERY
@@ -80,6 +81,9 @@ DEFAULTS: dict[str, Any] = {
     "SIGNING_KEY": None,
     # The key's name, the first line of every note it signs. Unset: the machine's host name.
     "SIGNER_NAME": None,
+    # The time zone of the game nights (service.nights): an evening runs from 06:00 to 06:00 the
+    # next day on its clock. An IANA name (Europe/Paris); the environment's TZ by default.
+    "TZ": "UTC",
 }
 
 # Environment variables read, each named after its setting.
@@ -88,7 +92,7 @@ _FROM_ENVIRONMENT = (
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
     "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "SNAPSHOT_EVERY", "IMPORT_MAX_BYTES",
     "HISTORY_MAX_BYTES", "HISTORY_IMPORTS_AT_ONCE", "WRITE_KEY",
-    "CACHE_RECHECK_SECONDS", "SIGNING_KEY", "SIGNER_NAME",
+    "CACHE_RECHECK_SECONDS", "SIGNING_KEY", "SIGNER_NAME", "TZ",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
@@ -130,6 +134,20 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
                 message = f"TABLETAPE_{name} must be a number, not {config[name]!r}"
                 raise ValueError(message) from None
     config.update(overrides or {})
+    config["TZ"] = time_zone_name(config["TZ"])
     if not config["ARCHIVE_DIR"]:
         config["ARCHIVE_DIR"] = os.path.join(config["DATA_DIR"], "archive")
     return config
+
+
+def time_zone_name(name: str) -> str:
+    """``name`` when it names a time zone zoneinfo knows (a leading ``:``, as the C library
+    takes it, left off); a ValueError saying what TZ takes otherwise, at start rather than at the
+    first game night read."""
+    bare = str(name).removeprefix(":")
+    try:
+        ZoneInfo(bare)
+    except (ValueError, ZoneInfoNotFoundError):
+        message = f"TZ must name a time zone such as UTC or Europe/Paris, not {name!r}"
+        raise ValueError(message) from None
+    return bare

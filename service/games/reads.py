@@ -9,6 +9,7 @@ names it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 from domain.corrections import voided
@@ -135,6 +136,24 @@ class Reads:
                     return found, place
             if not more:
                 return found, None
+            after = places[-1]
+
+    def finished_newest(self, before: int | None = None) -> Iterator[tuple[int, GameRecord]]:
+        """The finished games, newest first, each with its time in the listing (the millisecond
+        of its finish, ``indexes.played_at``), from those placed before the millisecond
+        ``before`` (all, for None) on. The index is read a page at a time as the caller goes
+        on, so that a caller that stops early (an evening's start) reads no further."""
+        store = self.repository.store
+        after = Place(before, "") if before is not None else None
+        while True:
+            places, more = store.indexes.newest(after=after)
+            records = store.get_many([place.id for place in places])
+            for record, place in zip(records, places, strict=True):
+                # A header that does not decode is left out, as a listing leaves it.
+                if isinstance(record, GameRecord) and record.over:
+                    yield place.played, record
+            if not more or not places:
+                return
             after = places[-1]
 
     # Audit ---------------------------------------------------------------------------------------

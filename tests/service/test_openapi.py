@@ -55,6 +55,8 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/tournaments/{tournament_id}/withdraw", "post"): {400, 401, 404, 409, 413, 429, 503},
     ("/tournaments/{tournament_id}/links", "get"): {401, 404, 429, 503},
     ("/tournaments/{tournament_id}/export", "get"): {401, 404, 429, 503},
+    ("/nights/{date}", "get"): {400, 429, 503},
+    ("/nights", "get"): {400, 429, 503},
 }
 
 # The parameters each operation takes besides its path's, by where they go.
@@ -95,6 +97,7 @@ PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
     ("/tournaments/{tournament_id}/withdraw", "post"): {("header", "Authorization")},
     ("/tournaments/{tournament_id}/links", "get"): {("header", "Authorization")},
     ("/tournaments/{tournament_id}/export", "get"): {("header", "Authorization")},
+    ("/nights", "get"): {("query", "limit"), ("query", "cursor")},
 }  # fmt: skip
 
 WITH_BODY = {
