@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from cli import main
 from service.signing.keys import make_key
+from tests.service.test_signed_records import current_vkey, verify
 from tests.support.api import append
 from tests.support.tournaments import (
     by_strength,
@@ -37,19 +36,6 @@ def app_config(tmp_path: Path) -> dict[str, Any]:
     path = tmp_path / "keys" / "signing.key"
     make_key(path, "tabletape.test")
     return {"SIGNING_KEY": str(path), "SIGNER_NAME": "tabletape.test"}
-
-
-def current_vkey(client: FlaskClient) -> str:
-    vkey: str = client.get("/keys").json["keys"][0]["vkey"]
-    return vkey
-
-
-def verify(tmp_path: Path, document: Any, *args: str) -> tuple[int, str]:
-    path = tmp_path / "tournament.json"
-    path.write_text(json.dumps(document), encoding="utf-8")
-    result = CliRunner().invoke(main, ["verify", str(path), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.output
 
 
 @pytest.fixture

@@ -81,26 +81,6 @@ import { errorOf, tokenFromFragment } from "./lib/client.js";
     return `${of} is over: the next round can be paired.`;
   }
 
-  async function drawQr(image, url) {
-    try {
-      const response = await fetch("/qr", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ text: url }),
-        cache: "no-store",
-      });
-      if (response.ok) image.src = (await response.json()).svg;
-    } catch (error) {
-      image.alt = "The QR code could not be drawn: open the link instead.";
-    }
-  }
-
-  function linkTo(path, secret) {
-    const url = new URL(path, window.location.origin);
-    if (secret) url.hash = new URLSearchParams({ token: secret }).toString();
-    return url.href;
-  }
-
   /** A table's links for the organiser: the scorekeeper's and each player's, QR codes drawn when
    * the list is opened. */
   function tableLinks(table, tableLinks) {
@@ -109,6 +89,7 @@ import { errorOf, tokenFromFragment } from "./lib/client.js";
     const list = element("ul", "links");
     const path = `/games/${encodeURIComponent(table.game)}/record`;
     const rows = [["Scorekeeper", tableLinks.token], ...table.players.map((name, seat) => [name, tableLinks.seat_tokens[seat]])];
+    const { drawQr, linkTo } = window.Tabletape.links; // links.js: the game's links page's own
     for (const [name, secret] of rows) {
       if (!secret) continue;
       const item = element("li", "link-row");
