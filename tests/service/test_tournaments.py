@@ -160,9 +160,34 @@ def test_the_same_seed_and_results_give_the_same_tables(client: FlaskClient) -> 
 def test_tournament_games_count_in_the_statistics(client: FlaskClient, app: Flask) -> None:
     tournament = create_tournament(client, format="round_robin", rounds=None, players=NAMES[:4])
     run_whole(client, tournament, by_strength(NAMES[:4]))
+    before = read(client, tournament)
     drain(app)
     figures = client.get("/stats/chess").json
     assert figures["games"] == 6
+    assert figures["wins"]["Ana"] == 3
+    # Archived, its tables still count, and its export still carries every table's record.
+    after = read(client, tournament)
+    assert after["standings"] == before["standings"] and after["status"] == "finished"
+    exported = client.get(f"/tournaments/{tournament['id']}/export").json
+    assert all(table["record"]["events"] for paired in exported["rounds"]
+               for table in paired["tables"])  # fmt: skip
+
+
+def test_a_table_reopened_by_a_retraction_is_played_again(client: FlaskClient) -> None:
+    tournament = create_tournament(client, players=NAMES[:4], rounds=2)
+    paired = pair(client, tournament)
+    play_round(client, paired, by_strength(NAMES[:4]))
+    table = paired["tables"][0]
+    # The scorekeeper takes back the end: the table is being played again, and counts no more.
+    assert append(client, table_game(table), {"type": "retract"}).status_code == 201
+    found = read(client, tournament)
+    assert found["rounds"][0]["tables"][0]["result"] is None
+    assert sum(row["games"] for row in found["standings"]) == 2
+    response = client.post(f"/tournaments/{tournament['id']}/rounds", headers=organiser(tournament))
+    assert_error(response, 409, "round_in_play")
+    end_score_sheet(client, table, [2, 1])
+    assert read(client, tournament)["rounds"][0]["tables"][0]["result"]["ranks"] == [2, 1]
+    pair(client, tournament)
 
 
 # Rounds and their guards --------------------------------------------------------------------------
