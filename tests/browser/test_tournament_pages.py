@@ -107,7 +107,7 @@ def test_a_round_robin_from_the_form_to_its_standings_on_a_phone(
     expect(page.locator("#tournament-status")).to_have_text(
         "Finished: Ana won the tournament with 3 points.", timeout=15_000
     )
-    expect(page.locator("#pair")).to_be_hidden()
+    expect(page.locator("#organiser")).to_be_hidden()
     rows = page.locator("#standings tbody tr")
     expect(rows).to_have_count(3)
     expect(rows.nth(0)).to_contain_text("Ana")

@@ -152,7 +152,8 @@ import { errorOf, tokenFromFragment } from "./lib/client.js";
       const current = tournament.rounds[tournament.rounds.length - 1];
       const over = !current || current.tables.every((table) => table.result);
       const button = document.getElementById("pair");
-      button.hidden = tournament.status === "finished";
+      // Once over, nothing is left to pair or hand out.
+      document.getElementById("organiser").hidden = tournament.status === "finished";
       button.disabled = !over;
       button.textContent = `Pair round ${tournament.rounds.length + 1}`;
     }
