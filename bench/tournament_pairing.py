@@ -32,7 +32,9 @@ from domain.tournaments import (
 TARGET_SECONDS = 1.0
 
 
-def strength_outcome(players: Sequence[str], strength: dict[str, float], chance: random.Random):
+def strength_outcome(
+    players: Sequence[str], strength: dict[str, float], chance: random.Random
+) -> TableOutcome:
     """Ranks drawn from hidden strengths (a noisy sort), with a rare draw or no winner."""
     roll = chance.random()
     if roll < 0.04:
