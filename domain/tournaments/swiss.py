@@ -41,9 +41,9 @@ from domain.tournaments.points import byes_had, standings
 
 # Up to this many players the matching weighs every pair (about 0.15 s at 100 players).
 EVERY_PAIR_UP_TO = 100
-# Beyond, it first weighs the pairs at most (rounds played + WINDOW_MARGIN) places apart: a
-# player has met at most one player a round, so such a window nearly always holds a pairing
-# without rematch. If it does not, the window doubles until it does or holds every pair.
+# Beyond, it first weighs the pairs at most (rounds played / 2 + WINDOW_MARGIN) places apart
+# (_first_window), which nearly always holds a pairing without rematch. If it does not, the
+# window doubles until it does or holds every pair.
 WINDOW_MARGIN = 6
 
 
@@ -97,12 +97,18 @@ def _matched_pairs(
             (j - i) ** 2,
         )
 
-    window = count - 1 if count <= EVERY_PAIR_UP_TO else len(history) + WINDOW_MARGIN
+    window = count - 1 if count <= EVERY_PAIR_UP_TO else _first_window(len(history))
     while True:
         pairs = _best_matching(count, window, criteria)
         if window >= count - 1 or not any(met[pair_key(order[i], order[j])] for i, j in pairs):
             return pairs
         window *= 2
+
+
+def _first_window(played: int) -> int:
+    """A window of w places holds 2w players around each one (w above, w below), and a player
+    has met at most one a round: played // 2 + WINDOW_MARGIN leaves at least 12 new ones."""
+    return played // 2 + WINDOW_MARGIN
 
 
 def _best_matching(
