@@ -13,11 +13,17 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from domain.rng import SplitMix64
+from domain.tournaments.model import TournamentError
 
 T = TypeVar("T")
 
 
+SEEDS = 2**64  # a seed is an unsigned 64-bit integer, as a game's (spec: determinism)
+
+
 def generator(seed: int, purpose: str, round_number: int = 0) -> SplitMix64:
+    if not 0 <= seed < SEEDS:
+        raise TournamentError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed}")
     text = f"{seed}:{purpose}:{round_number}".encode()
     return SplitMix64(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
 

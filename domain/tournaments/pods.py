@@ -2,8 +2,8 @@
 
 Sizes: the fewest tables that seat everyone within [least, most], as even as can be. Players go
 to the tables in the order of the standings (leaders together: equal points sit together), then
-swaps of two players of equal points between neighbouring tables lower the repeated meetings
-while any swap does; last, each table's seats are drawn from the seed ("seats", the round).
+swaps of two players of equal points between tables lower the repeated meetings while any swap
+does; last, each table's seats are drawn from the seed ("seats", the round).
 """
 
 from __future__ import annotations
@@ -66,22 +66,37 @@ def _repeats(group: Sequence[str], met: Counter[tuple[str, str]]) -> int:
 def _fewer_repeats(
     groups: list[list[str]], points: dict[str, Fraction], met: Counter[tuple[str, str]]
 ) -> None:
-    """Swap players of equal points between neighbouring tables, in place, while a swap lowers
-    the repeated meetings of the two tables. Each swap lowers the round's total, so it ends."""
+    """Swap two players of equal points at different tables, in place, while a swap lowers the
+    repeated meetings of the two tables. The tables were filled in the order of the standings,
+    so players of equal points sit at neighbouring tables, and a swap mixes no points. Each swap
+    lowers the round's total of repeats, so it ends."""
     if not met:
         return
     improved = True
     while improved:
         improved = False
-        for k in range(len(groups) - 1):
-            upper, lower = groups[k], groups[k + 1]
-            for i in range(len(upper)):
-                for j in range(len(lower)):
-                    if points[upper[i]] != points[lower[j]]:
-                        continue
-                    before = _repeats(upper, met) + _repeats(lower, met)
-                    upper[i], lower[j] = lower[j], upper[i]
-                    if _repeats(upper, met) + _repeats(lower, met) < before:
-                        improved = True
-                    else:
-                        upper[i], lower[j] = lower[j], upper[i]
+        for k, upper in enumerate(groups):
+            for lower in groups[k + 1 :]:
+                if min(points[name] for name in upper) > max(points[name] for name in lower):
+                    break  # every later table stands lower still: no equal points there
+                improved |= _swap_if_fewer(upper, lower, points, met)
+
+
+def _swap_if_fewer(
+    upper: list[str],
+    lower: list[str],
+    points: dict[str, Fraction],
+    met: Counter[tuple[str, str]],
+) -> bool:
+    swapped = False
+    for i in range(len(upper)):
+        for j in range(len(lower)):
+            if points[upper[i]] != points[lower[j]]:
+                continue
+            before = _repeats(upper, met) + _repeats(lower, met)
+            upper[i], lower[j] = lower[j], upper[i]
+            if _repeats(upper, met) + _repeats(lower, met) < before:
+                swapped = True
+            else:
+                upper[i], lower[j] = lower[j], upper[i]
+    return swapped

@@ -15,9 +15,10 @@ Each criterion's weight exceeds what the ones after it can add up to over a whol
 matching's optimum is the lexicographic optimum.
 
 networkx's matching (Edmonds' blossom algorithm) takes integer weights and nodes numbered by
-place, so it computes exactly and in the same order on any machine. To stay under a second at 256
-players it matches over pairs a few places apart first, and widens that window while the result
-has a rematch, up to the whole round: rematches are avoided exactly.
+place, so it computes exactly and in the same order on any machine. Up to 100 players it weighs
+every pair. Beyond, to stay under a second at 256 players, it weighs the pairs a few places apart
+first, and widens that window while the result has a rematch, up to the whole round: rematches
+are still avoided exactly, and the points are mixed as little as within the window.
 """
 
 from __future__ import annotations
@@ -38,9 +39,11 @@ from domain.tournaments.meetings import (
 from domain.tournaments.model import Pairing, PlayedRound, Table
 from domain.tournaments.points import byes_had, standings
 
-# The matching first looks at pairs at most (rounds played + WINDOW_MARGIN) places apart: a
-# player has met at most one player a round, so such a window nearly always holds a pairing
-# without rematch. If it does not, the window doubles until it does or holds every pair.
+# Up to this many players the matching weighs every pair (about 0.15 s at 100 players).
+EVERY_PAIR_UP_TO = 100
+# Beyond, it first weighs the pairs at most (rounds played / 2 + WINDOW_MARGIN) places apart
+# (_first_window), which nearly always holds a pairing without rematch. If it does not, the
+# window doubles until it does or holds every pair.
 WINDOW_MARGIN = 6
 
 
@@ -84,37 +87,43 @@ def _matched_pairs(
     totals = sorted({points[name] for name in order}, reverse=True)
     group = [totals.index(points[name]) for name in order]
     due = [seat_due(name, seats_so_far) for name in order]
-    # Each criterion's unit outweighs the most the criteria after it can add up over a round.
-    tables = count // 2
-    places_most = tables * count * count
-    colour_unit = places_most + 1
-    group_unit = tables * colour_unit + places_most + 1
-    rematch_unit = tables * len(totals) ** 2 * group_unit + group_unit
 
-    def cost(i: int, j: int) -> int:
+    def criteria(i: int, j: int) -> tuple[int, int, int, int]:
+        """What a table of places i < j costs, criterion by criterion, most important first."""
         return (
-            met[pair_key(order[i], order[j])] * rematch_unit
-            + (group[i] - group[j]) ** 2 * group_unit
-            + (colour_unit if due[i] != 0 and due[i] == due[j] else 0)
-            + (j - i) ** 2
+            met[pair_key(order[i], order[j])],
+            (group[i] - group[j]) ** 2,
+            1 if due[i] != 0 and due[i] == due[j] else 0,
+            (j - i) ** 2,
         )
 
-    window = len(history) + WINDOW_MARGIN
+    window = count - 1 if count <= EVERY_PAIR_UP_TO else _first_window(len(history))
     while True:
-        pairs = _best_matching(count, window, cost)
+        pairs = _best_matching(count, window, criteria)
         if window >= count - 1 or not any(met[pair_key(order[i], order[j])] for i, j in pairs):
             return pairs
         window *= 2
 
 
+def _first_window(played: int) -> int:
+    """A window of w places holds 2w players around each one (w above, w below), and a player
+    has met at most one a round: played // 2 + WINDOW_MARGIN leaves at least 12 new ones."""
+    return played // 2 + WINDOW_MARGIN
+
+
 def _best_matching(
-    count: int, window: int, cost: Callable[[int, int], int]
+    count: int, window: int, criteria: Callable[[int, int], tuple[int, ...]]
 ) -> list[tuple[int, int]]:
-    """The perfect matching of places 0..count-1 of least total cost, over pairs at most
-    ``window`` places apart."""
-    costs = {
-        (i, j): cost(i, j) for i in range(count) for j in range(i + 1, min(count, i + window + 1))
-    }
+    """The perfect matching of places 0..count-1 (count even) whose criteria, summed over its
+    tables, are the least in lexicographic order, over pairs at most ``window`` places apart."""
+    costs = _lexicographic_costs(
+        {
+            (i, j): criteria(i, j)
+            for i in range(count)
+            for j in range(i + 1, min(count, i + window + 1))
+        },
+        tables=count // 2,
+    )
     ceiling = max(costs.values()) + 1
     graph = nx.Graph()
     graph.add_nodes_from(range(count))
@@ -122,3 +131,22 @@ def _best_matching(
         graph.add_edge(i, j, weight=ceiling - value)
     matched = nx.max_weight_matching(graph, maxcardinality=True)
     return sorted((min(a, b), max(a, b)) for a, b in matched)
+
+
+def _lexicographic_costs(
+    edges: dict[tuple[int, int], tuple[int, ...]], tables: int
+) -> dict[tuple[int, int], int]:
+    """One integer per pair, such that a pairing's total orders pairings as their criteria's
+    totals do, lexicographically: each criterion's unit outweighs the most every later criterion
+    can add up over a round's tables. Bounds from the pairs at hand keep the numbers small, and
+    the matching is faster on smaller numbers."""
+    size = len(next(iter(edges.values())))
+    units = [0] * size
+    most_after = 0
+    for k in reversed(range(size)):
+        units[k] = most_after + 1
+        most_after += tables * max(values[k] for values in edges.values()) * units[k]
+    return {
+        pair: sum(unit * value for unit, value in zip(units, values, strict=True))
+        for pair, values in edges.items()
+    }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.tournaments import FORMATS, TournamentError, pair_round, rounds_planned
+from domain.tournaments import FORMATS, TournamentError, pair_round, rounds_planned, standings
 
 
 def test_the_formats_are_swiss_round_robin_and_pods() -> None:
@@ -31,3 +31,11 @@ def test_a_tournament_needs_two_players_still_in() -> None:
 def test_a_withdrawal_of_someone_not_playing_is_refused() -> None:
     with pytest.raises(TournamentError, match="'Zed' withdrew but is not a player"):
         pair_round("swiss", ["Ana", "Ben", "Caro"], ["Zed"], [], seed=1)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64])
+def test_a_seed_is_an_unsigned_64_bit_number(seed: int) -> None:
+    with pytest.raises(TournamentError, match="from 0 to 2\\*\\*64 - 1"):
+        pair_round("swiss", ["Ana", "Ben"], [], [], seed=seed)
+    with pytest.raises(TournamentError, match="from 0 to 2\\*\\*64 - 1"):
+        standings(["Ana", "Ben"], [], seed=seed)

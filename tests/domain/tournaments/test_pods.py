@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import pairwise
 
 import pytest
@@ -125,3 +126,31 @@ def test_everyone_still_in_is_seated_once_within_the_table_size_and_the_same_inp
         assert all(least <= len(t.players) <= 5 for t in one.tables)
     again = play_out("pods", list(players), rounds, seed, seed % 97, size)
     assert again == history
+
+
+@settings(max_examples=25, deadline=None)
+@given(count=st.integers(6, 40), rounds=st.integers(1, 5), seed=st.integers(0, 2**64 - 1))
+def test_no_swap_of_two_players_of_equal_points_would_lower_the_repeats(
+    count: int, rounds: int, seed: int
+) -> None:
+    players = names(count)
+    history = play_out("pods", players, rounds, seed, seed % 89, (3, 5))
+    pairing = pair_round("pods", players, [], history, seed, (3, 5))
+    met = met_counts(history)
+    points = {s.player: s.points for s in standings(players, history, seed)}
+
+    def repeats(table: Sequence[str]) -> int:
+        return sum(met[frozenset((a, b))] for i, a in enumerate(table) for b in table[i + 1 :])
+
+    tables = [list(t.players) for t in pairing.tables]
+    for k, upper in enumerate(tables):
+        for lower in tables[k + 1 :]:
+            for a in upper:
+                for b in lower:
+                    if points[a] != points[b]:
+                        continue
+                    swapped_upper = [b if name == a else name for name in upper]
+                    swapped_lower = [a if name == b else name for name in lower]
+                    assert repeats(swapped_upper) + repeats(swapped_lower) >= repeats(
+                        upper
+                    ) + repeats(lower)

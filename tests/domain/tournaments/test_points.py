@@ -176,3 +176,31 @@ def test_a_round_naming_someone_not_in_the_tournament_is_refused() -> None:
     history = [PlayedRound((Table(("Ana", "Zed")),), (TableOutcome((1, 2)),), byes=())]
     with pytest.raises(TournamentError, match="'Zed', not a player"):
         standings(["Ana", "Ben"], history, seed=1)
+
+
+def test_a_round_seating_someone_twice_is_refused() -> None:
+    history = [PlayedRound((Table(("Ana", "Ben")),), (TableOutcome((1, 2)),), byes=("Ana",))]
+    with pytest.raises(TournamentError, match="round 1 seats 'Ana' twice"):
+        standings(["Ana", "Ben"], history, seed=1)
+
+
+def test_points_add_up_exactly_over_tables_of_every_size() -> None:
+    # Thirds, quarters and halves in one event: no rounding anywhere.
+    history = [
+        PlayedRound(
+            (Table(("A", "B", "C", "D")), Table(("E", "F", "G")), Table(("H", "I"))),
+            (TableOutcome((1, 2, 3, 4)), TableOutcome((1, 2, 3)), TableOutcome((1, 1))),
+            byes=(),
+        ),
+        PlayedRound(
+            (Table(("A", "E", "H", "B", "F")), Table(("C", "G", "I", "D"))),
+            (TableOutcome((5, 4, 3, 2, 1)), TableOutcome((2, 2, 2, 1))),
+            byes=(),
+        ),
+    ]
+    by_name = {s.player: s.points for s in standings(list("ABCDEFGHI"), history, seed=4)}
+    assert by_name["A"] == 1 + 0
+    assert by_name["B"] == F(2, 3) + F(3, 4)
+    assert by_name["D"] == 0 + 1
+    assert by_name["G"] == 0 + F(1, 3)
+    assert by_name["H"] == F(1, 2) + F(1, 2)

@@ -5,10 +5,17 @@ RULES_VERSION (domain/tournaments), and these tables stay the ones of the old ve
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from domain.tournaments import RULES_VERSION
 from tests.domain.tournaments.helpers import names, play_out
+
+ROOT = Path(__file__).resolve().parents[3]
 
 RECORDED = {
     ("swiss", 9, 5, (2, 2)): [
@@ -51,3 +58,28 @@ def test_the_same_inputs_give_the_recorded_tables(
     assert [
         written([list(t.players) for t in one.tables], one.byes) for one in history
     ] == RECORDED[case]
+
+
+PAIR_IN_A_FRESH_PROCESS = """
+from tests.domain.tournaments.helpers import names, play_out
+for fmt, size in (("swiss", (2, 2)), ("pods", (3, 5)), ("round_robin", (2, 2))):
+    for one in play_out(fmt, names(41), 4, seed=99, results_seed=3, table_size=size):
+        print([t.players for t in one.tables], one.byes)
+"""
+
+
+def test_the_tables_do_not_depend_on_the_order_python_gives_sets_of_names() -> None:
+    # Names are strings: their hashes, so the order of any set of them, change with
+    # PYTHONHASHSEED from one process to the next. The tables must not.
+    outputs = set()
+    for hash_seed in ("0", "1", "4242"):
+        done = subprocess.run(
+            [sys.executable, "-c", PAIR_IN_A_FRESH_PROCESS],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1 and "Player" in outputs.pop()

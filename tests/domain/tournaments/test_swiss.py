@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from domain.tournaments import (
     TableOutcome,
     pair_round,
     standings,
+    swiss,
 )
 from tests.domain.tournaments.helpers import met_counts, names, play_out, seated
 
@@ -221,3 +223,30 @@ def test_the_same_inputs_give_the_same_tables(count: int, rounds: int, seed: int
     history = play_out("swiss", players, rounds, seed)
     once = pair_round("swiss", players, [], history, seed)
     assert pair_round("swiss", list(players), [], list(history), seed) == once
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    count=st.integers(min_value=101, max_value=160),
+    rounds=st.integers(min_value=1, max_value=9),
+    seed=st.integers(min_value=0, max_value=2**64 - 1),
+)
+def test_a_large_rounds_window_pairs_as_well_as_weighing_every_pair(
+    count: int, rounds: int, seed: int
+) -> None:
+    players = names(count)
+    history = play_out("swiss", players, rounds, seed, seed % 1000)
+    windowed = pair_round("swiss", players, [], history, seed)
+    with patch.object(swiss, "EVERY_PAIR_UP_TO", count):
+        whole = pair_round("swiss", players, [], history, seed)
+    met = met_counts(history)
+    table = standings(players, history, seed)
+    totals = sorted({s.points for s in table}, reverse=True)
+    group = {s.player: totals.index(s.points) for s in table}
+
+    def cost(pairing: Pairing) -> tuple[int, int]:
+        pairs = [(t.players[0], t.players[1]) for t in pairing.tables]
+        return (sum(met[frozenset(p)] for p in pairs), group_distance(pairs, group))
+
+    assert windowed.byes == whole.byes
+    assert cost(windowed) == cost(whole)
