@@ -23,13 +23,13 @@ are still avoided exactly, and the points are mixed as little as within the wind
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import networkx as nx
 
 from domain.tournaments.meetings import (
+    FirstSeats,
     first_seats,
     meetings,
     pair_key,
@@ -77,7 +77,7 @@ def _matched_pairs(
     order: Sequence[str],
     points: dict[str, Fraction],
     history: Sequence[PlayedRound],
-    seats_so_far: tuple[Counter[str], dict[str, bool]],
+    seats_so_far: FirstSeats,
 ) -> list[tuple[int, int]]:
     """Pairs of places (i < j), sorted by the higher place: the best pairing of the round."""
     count = len(order)
