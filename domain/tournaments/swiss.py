@@ -15,11 +15,11 @@ Each criterion's weight exceeds what the ones after it can add up to over a whol
 matching's optimum is the lexicographic optimum.
 
 networkx's matching (Edmonds' blossom algorithm) takes integer weights and nodes numbered by
-place, so it computes exactly and in the same order on any machine. Up to 100 players it weighs
-every pair. Beyond, to stay under a second at 256 players, it weighs the pairs a few places apart
-that have not met, and widens that window while they cannot seat everyone, up to every pair of
-the round: rematches are still avoided exactly, and the points are mixed as little as within the
-window.
+place, so it computes exactly and in the same order on any machine. It weighs the pairs that
+have not met first, and every pair only when those cannot seat everyone. Up to 100 players it
+weighs every pair that has not met at once; beyond, to stay under a second at 256 players, those
+a few places apart first, widening the window while they cannot seat everyone: rematches are
+still avoided exactly, and the points are mixed as little as within the window.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from domain.tournaments.meetings import (
 from domain.tournaments.model import Pairing, PlayedRound, Table
 from domain.tournaments.points import byes_had, standings
 
-# Up to this many players the matching weighs every pair (about 0.15 s at 100 players).
+# Up to this many players the matching weighs every pair at once (about 0.15 s at 100 players).
 EVERY_PAIR_UP_TO = 100
 # Beyond, it first weighs the pairs at most (rounds played / 2 + WINDOW_MARGIN) places apart
 # (_first_window) that have not met, which nearly always seat everyone. If they do not, the
@@ -99,13 +99,15 @@ def _matched_pairs(
         )
 
     window = count - 1 if count <= EVERY_PAIR_UP_TO else _first_window(len(history))
-    while window < count - 1:
-        # Within a window, only pairs that have not met: if they pair everyone, that is the
-        # best pairing of the window (it has no rematch), found over fewer pairs.
+    while True:
+        # Only pairs that have not met: if they seat everyone, that is the best pairing of the
+        # window (the best has no rematch then), found over fewer pairs.
         pairs = _best_matching(count, window, criteria, rematches=False)
         if pairs is not None:
             return pairs
-        window *= 2
+        if window >= count - 1:
+            break
+        window = min(window * 2, count - 1)
     every_pair = _best_matching(count, count - 1, criteria, rematches=True)
     assert every_pair is not None  # every pair weighed: someone can always sit with anyone
     return every_pair
