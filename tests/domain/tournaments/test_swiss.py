@@ -94,6 +94,19 @@ def test_a_rematch_happens_only_when_no_pairing_avoids_it() -> None:
     assert all(met_counts(history)[frozenset(t.players)] == 1 for t in pairing.tables)
 
 
+def test_when_every_pairing_repeats_those_who_met_least_meet_again() -> None:
+    a, b, c, d = names(4)
+    history = [
+        won_by_first((a, b), (c, d)),
+        won_by_first((a, c), (b, d)),
+        won_by_first((a, d), (b, c)),
+        won_by_first((a, b), (c, d)),
+    ]
+    # a-b and c-d have met twice, the others once: round 5 pairs a third meeting to no one.
+    pairing = pair_round("swiss", [a, b, c, d], [], history, seed=1)
+    assert all(met_counts(history)[frozenset(t.players)] == 1 for t in pairing.tables)
+
+
 def test_with_an_odd_number_the_lowest_placed_without_a_bye_sits_out() -> None:
     a, b, c, d, e = names(5)
     history = [won_by_first((a, b), (c, d), byes=(e,))]
