@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from domain.tournaments.model import PlayedRound
+
+
+class FirstSeats(NamedTuple):
+    """At tables of two so far: each player's firsts minus seconds, and whether their last such
+    game was played first (absent: none yet)."""
+
+    balance: Counter[str]
+    last_was_first: dict[str, bool]
 
 
 def pair_key(a: str, b: str) -> tuple[str, str]:
@@ -24,9 +33,7 @@ def meetings(history: Sequence[PlayedRound]) -> Counter[tuple[str, str]]:
     return met
 
 
-def first_seats(history: Sequence[PlayedRound]) -> tuple[Counter[str], dict[str, bool]]:
-    """At tables of two: how many more times each player sat first than second, and whether
-    their last such game was played first."""
+def first_seats(history: Sequence[PlayedRound]) -> FirstSeats:
     balance: Counter[str] = Counter()
     last_first: dict[str, bool] = {}
     for played in history:
@@ -38,14 +45,14 @@ def first_seats(history: Sequence[PlayedRound]) -> tuple[Counter[str], dict[str,
             balance[second] -= 1
             last_first[first] = True
             last_first[second] = False
-    return balance, last_first
+    return FirstSeats(balance, last_first)
 
 
 def who_plays_first(
     higher: str,
     lower: str,
     table_number: int,
-    seats_so_far: tuple[Counter[str], dict[str, bool]],
+    seats_so_far: FirstSeats,
 ) -> tuple[str, str]:
     """The two players of a table in seat order: the one more due to play first (seat_due)
     goes first; if both are due the same, the higher placed at odd tables and the lower at even
@@ -56,12 +63,12 @@ def who_plays_first(
     return (higher, lower) if table_number % 2 == 1 else (lower, higher)
 
 
-def seat_due(name: str, seats_so_far: tuple[Counter[str], dict[str, bool]]) -> int:
+def seat_due(name: str, seats_so_far: FirstSeats) -> int:
     """1 if the player is due to play first (played first less often, or as often and second
     last time), -1 if due second, 0 if not yet played at a table of two."""
-    balance, last_first = seats_so_far
-    if balance[name] != 0:
-        return 1 if balance[name] < 0 else -1
-    if name not in last_first:
+    balance = seats_so_far.balance[name]
+    if balance != 0:
+        return 1 if balance < 0 else -1
+    if name not in seats_so_far.last_was_first:
         return 0
-    return -1 if last_first[name] else 1
+    return -1 if seats_so_far.last_was_first[name] else 1

@@ -15,21 +15,22 @@ Each criterion's weight exceeds what the ones after it can add up to over a whol
 matching's optimum is the lexicographic optimum.
 
 networkx's matching (Edmonds' blossom algorithm) takes integer weights and nodes numbered by
-place, so it computes exactly and in the same order on any machine. Up to 100 players it weighs
-every pair. Beyond, to stay under a second at 256 players, it weighs the pairs a few places apart
-first, and widens that window while the result has a rematch, up to the whole round: rematches
-are still avoided exactly, and the points are mixed as little as within the window.
+place, so it computes exactly and in the same order on any machine. It weighs the pairs that
+have not met first, and every pair only when those cannot seat everyone. Up to 100 players it
+weighs every pair that has not met at once; beyond, to stay under a second at 256 players, those
+a few places apart first, widening the window while they cannot seat everyone: rematches are
+still avoided exactly, and the points are mixed as little as within the window.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import networkx as nx
 
 from domain.tournaments.meetings import (
+    FirstSeats,
     first_seats,
     meetings,
     pair_key,
@@ -39,11 +40,11 @@ from domain.tournaments.meetings import (
 from domain.tournaments.model import Pairing, PlayedRound, Table
 from domain.tournaments.points import byes_had, standings
 
-# Up to this many players the matching weighs every pair (about 0.15 s at 100 players).
+# Up to this many players the matching weighs every pair at once (about 0.15 s at 100 players).
 EVERY_PAIR_UP_TO = 100
 # Beyond, it first weighs the pairs at most (rounds played / 2 + WINDOW_MARGIN) places apart
-# (_first_window), which nearly always holds a pairing without rematch. If it does not, the
-# window doubles until it does or holds every pair.
+# (_first_window) that have not met, which nearly always seat everyone. If they do not, the
+# window doubles until they do, or until it holds every pair, rematches included.
 WINDOW_MARGIN = 6
 
 
@@ -77,7 +78,7 @@ def _matched_pairs(
     order: Sequence[str],
     points: dict[str, Fraction],
     history: Sequence[PlayedRound],
-    seats_so_far: tuple[Counter[str], dict[str, bool]],
+    seats_so_far: FirstSeats,
 ) -> list[tuple[int, int]]:
     """Pairs of places (i < j), sorted by the higher place: the best pairing of the round."""
     count = len(order)
@@ -99,10 +100,17 @@ def _matched_pairs(
 
     window = count - 1 if count <= EVERY_PAIR_UP_TO else _first_window(len(history))
     while True:
-        pairs = _best_matching(count, window, criteria)
-        if window >= count - 1 or not any(met[pair_key(order[i], order[j])] for i, j in pairs):
+        # Only pairs that have not met: if they seat everyone, that is the best pairing of the
+        # window (the best has no rematch then), found over fewer pairs.
+        pairs = _best_matching(count, window, criteria, rematches=False)
+        if pairs is not None:
             return pairs
-        window *= 2
+        if window >= count - 1:
+            break
+        window = min(window * 2, count - 1)
+    every_pair = _best_matching(count, count - 1, criteria, rematches=True)
+    assert every_pair is not None  # every pair weighed: someone can always sit with anyone
+    return every_pair
 
 
 def _first_window(played: int) -> int:
@@ -112,24 +120,33 @@ def _first_window(played: int) -> int:
 
 
 def _best_matching(
-    count: int, window: int, criteria: Callable[[int, int], tuple[int, ...]]
-) -> list[tuple[int, int]]:
+    count: int,
+    window: int,
+    criteria: Callable[[int, int], tuple[int, ...]],
+    rematches: bool,
+) -> list[tuple[int, int]] | None:
     """The perfect matching of places 0..count-1 (count even) whose criteria, summed over its
-    tables, are the least in lexicographic order, over pairs at most ``window`` places apart."""
-    costs = _lexicographic_costs(
-        {
-            (i, j): criteria(i, j)
-            for i in range(count)
-            for j in range(i + 1, min(count, i + window + 1))
-        },
-        tables=count // 2,
-    )
+    tables, are the least in lexicographic order, over pairs at most ``window`` places apart
+    (and, unless ``rematches``, that have not met; the first criterion counts meetings). None
+    if those pairs cannot seat everyone."""
+    edges = {
+        (i, j): criteria(i, j)
+        for i in range(count)
+        for j in range(i + 1, min(count, i + window + 1))
+    }
+    if not rematches:
+        edges = {pair: values for pair, values in edges.items() if values[0] == 0}
+    if not edges:
+        return None
+    costs = _lexicographic_costs(edges, tables=count // 2)
     ceiling = max(costs.values()) + 1
     graph = nx.Graph()
     graph.add_nodes_from(range(count))
     for (i, j), value in costs.items():
         graph.add_edge(i, j, weight=ceiling - value)
     matched = nx.max_weight_matching(graph, maxcardinality=True)
+    if len(matched) * 2 < count:
+        return None
     return sorted((min(a, b), max(a, b)) for a, b in matched)
 
 

@@ -204,3 +204,24 @@ def test_points_add_up_exactly_over_tables_of_every_size() -> None:
     assert by_name["D"] == 0 + 1
     assert by_name["G"] == 0 + F(1, 3)
     assert by_name["H"] == F(1, 2) + F(1, 2)
+
+
+def test_an_abandoned_table_is_a_game_played_and_its_tablemates_count_as_opponents() -> None:
+    history = [
+        PlayedRound(
+            (Table(("Ana", "Ben")), Table(("Caro", "Dan"))),
+            (TableOutcome((1, 2)), TableOutcome((2, 1))),
+            byes=(),
+        ),
+        PlayedRound(
+            (Table(("Ana", "Dan")), Table(("Ben", "Caro"))),
+            (TableOutcome((1, 2), abandoned=True), TableOutcome((1, 2))),
+            byes=(),
+        ),
+    ]
+    by_name = {s.player: s for s in standings(["Ana", "Ben", "Caro", "Dan"], history, seed=6)}
+    # Ana and Dan each won round 1 and lost the abandoned game: 1 point, 2 games, 1 win.
+    assert (by_name["Ana"].points, by_name["Ana"].games, by_name["Ana"].wins) == (1, 2, 1)
+    assert (by_name["Dan"].points, by_name["Dan"].games, by_name["Dan"].wins) == (1, 2, 1)
+    # Ana's opponents: Ben (1 point, from round 2) and Dan (1 point) at the abandoned table.
+    assert by_name["Ana"].opponents_points == 2

@@ -74,10 +74,9 @@ def test_a_player_left_over_meets_the_nearest_group() -> None:
 
 def test_no_rematch_where_the_whole_round_can_avoid_it() -> None:
     a, b, c, d = names(4)
-    history = [won_by_first((a, b), (c, d))]
-    # a and c lead; pairing them first would leave b-d... fine here, but after a-c and b-d
-    # are played too, only a-d and b-c remain unplayed: the whole round must find them.
-    history.append(won_by_first((a, c), (b, d)))
+    history = [won_by_first((a, b), (c, d)), won_by_first((a, c), (b, d))]
+    # a has 2 points, b and c 1, d 0. a has met b and c: the one pairing without a rematch
+    # sends a two groups down to d, and b meets c. No rematch outweighs mixed points.
     pairing = pair_round("swiss", [a, b, c, d], [], history, seed=1)
     assert pairs_of(pairing) == {frozenset((a, d)), frozenset((b, c))}
 
@@ -89,8 +88,23 @@ def test_a_rematch_happens_only_when_no_pairing_avoids_it() -> None:
         won_by_first((a, c), (b, d)),
         won_by_first((a, d), (b, c)),
     ]
+    # Everyone has met everyone once: the round still pairs everyone, each a second time.
     pairing = pair_round("swiss", [a, b, c, d], [], history, seed=1)
-    assert sorted(seated(pairing)) == sorted([a, b, c, d])  # everyone meets someone again
+    assert sorted(seated(pairing)) == sorted([a, b, c, d]) and pairing.byes == ()
+    assert all(met_counts(history)[frozenset(t.players)] == 1 for t in pairing.tables)
+
+
+def test_when_every_pairing_repeats_those_who_met_least_meet_again() -> None:
+    a, b, c, d = names(4)
+    history = [
+        won_by_first((a, b), (c, d)),
+        won_by_first((a, c), (b, d)),
+        won_by_first((a, d), (b, c)),
+        won_by_first((a, b), (c, d)),
+    ]
+    # a-b and c-d have met twice, the others once: round 5 pairs a third meeting to no one.
+    pairing = pair_round("swiss", [a, b, c, d], [], history, seed=1)
+    assert all(met_counts(history)[frozenset(t.players)] == 1 for t in pairing.tables)
 
 
 def test_with_an_odd_number_the_lowest_placed_without_a_bye_sits_out() -> None:
