@@ -155,7 +155,7 @@
     section.dataset.gameId = game.id;
   }
 
-  Tabletape.links = { show, linkTo };
+  Tabletape.links = { show, linkTo, drawQr };
 
   /** The recorder's page of links: the token from the fragment, the seats' from the API. */
   async function linksPage() {
