@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from flask import current_app, render_template, url_for
 
+from service.pages.addresses import share_address
 from service.pages.blueprint import pages, refuse_parameters_but
 from service.pages.recorder import new_game_choices
 from service.tournaments.tournaments import Tournaments
@@ -31,4 +32,6 @@ def tournament_view(tournament_id: str) -> str:
     refuse_parameters_but((), "Tournament", address)
     tournaments: Tournaments = current_app.extensions["tabletape.tournaments"]
     found = tournaments.get(tournament_id)
-    return render_template("tournament_view.html", tournament=found.created, id=found.id)
+    return render_template(
+        "tournament_view.html", tournament=found.created, id=found.id, share=share_address()
+    )

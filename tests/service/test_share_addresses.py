@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from service.network import local_network_address, network_origin
 from tests.support.api import create
+from tests.support.tournaments import create_tournament
 
 HTML = {"Accept": "text/html"}
 UNREACHABLE = "Other phones cannot open these links"
@@ -21,8 +22,14 @@ def pages_of(client: FlaskClient, **options: str) -> list[str]:
     game = create(client, game="scoresheet", players=["Ana", "Ben"], options={"title": "Uno"})
     return [
         client.get(path, headers=HTML, **options).data.decode()  # type: ignore[arg-type]
-        for path in (f"/games/{game['id']}/share", "/new")
+        for path in (f"/games/{game['id']}/share", "/new", tournament_page(client))
     ]
+
+
+def tournament_page(client: FlaskClient) -> str:
+    """A tournament's page: with its organiser's token it hands out every table's links."""
+    tournament = create_tournament(client, players=["Ana", "Ben", "Caro"])
+    return f"/tournaments/{tournament['id']}/view"
 
 
 def test_under_another_server_the_links_keep_the_pages_address(client: FlaskClient) -> None:

@@ -90,11 +90,13 @@ import { errorOf, tokenFromFragment } from "./lib/client.js";
     const path = `/games/${encodeURIComponent(table.game)}/record`;
     const rows = [["Scorekeeper", tableLinks.token], ...table.players.map((name, seat) => [name, tableLinks.seat_tokens[seat]])];
     const { drawQr, linkTo } = window.Tabletape.links; // links.js: the game's links page's own
+    // The address other phones reach (data-share-origin, service/pages/addresses.py).
+    const origin = document.getElementById("tournament").dataset.shareOrigin || window.location.origin;
     for (const [name, secret] of rows) {
       if (!secret) continue;
       const item = element("li", "link-row");
       const anchor = element("a", "link-name button", `${name}'s link`);
-      anchor.href = linkTo(path, secret);
+      anchor.href = linkTo(path, secret, origin);
       const qr = element("img", "qr");
       qr.width = 164;
       qr.height = 164;
