@@ -91,6 +91,18 @@ class AlreadyImportedError(TabletapeError):
         )
 
 
+class PlayedTogetherError(TabletapeError):
+    """Two names joined as one person that sit in one finished game: two people of one game are
+    not one person."""
+
+    def __init__(self, a: str, b: str, game_id: str, game: str, finished_at: str) -> None:
+        super().__init__(
+            f"{a} and {b} both played game {game_id} ({game}, finished {finished_at[:10]}):"
+            " two people of one game are not one person",
+            {"game": game_id, "names": [a, b]},
+        )
+
+
 # (status, code) for each error the service or the domain raises on purpose.
 _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     InvalidRequestError: (400, "invalid_request"),
@@ -103,6 +115,7 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     VersionConflictError: (409, "version_conflict"),
     IdempotencyConflictError: (409, "idempotency_conflict"),
     AlreadyImportedError: (409, "already_imported"),
+    PlayedTogetherError: (409, "played_together"),
     GameFinishedError: (409, "game_finished"),
     IllegalMoveError: (422, "illegal_move"),
     InvalidImportError: (422, "illegal_move"),

@@ -49,6 +49,10 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/titles", "get"): {429, 503},
     ("/players/{name}/ratings/{game}/history", "get"): {404, 429, 503},
     ("/health", "get"): {429, 503},
+    ("/players", "get"): {429, 503},
+    ("/players/changes", "get"): {429, 503},
+    ("/players/{name}/same-as", "post"): {400, 401, 404, 409, 429, 503},
+    ("/players/{name}/same-as", "delete"): {401, 404, 429, 503},
 }
 
 # The parameters each operation takes besides its path's, by where they go.
@@ -89,7 +93,7 @@ PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
 
 WITH_BODY = {
     ("/games", "post"), ("/games/{game_id}/events", "post"), ("/games/import", "post"),
-    ("/imports/bgstats", "post"), ("/imports/bgg", "post"),
+    ("/imports/bgstats", "post"), ("/imports/bgg", "post"), ("/players/{name}/same-as", "post"),
 }  # fmt: skip
 
 
