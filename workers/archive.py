@@ -172,6 +172,7 @@ def _recount_if_roster_moved(store: EventStore, archive: Archive, version_before
     read before the games were counted: they may have been counted under the roster before."""
     if counting.roster_version(store.redis, store.prefix) == version_before:
         return
+    counting.recount_due(store.redis, store.prefix)
     from rq import get_current_job
 
     job = get_current_job()

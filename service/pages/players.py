@@ -44,9 +44,7 @@ def player_view(name: str) -> str:
     name = roster.player_of(name)
     opponent = request.args.get("versus", "")
     versus_form = {"opponent": opponent, "names": known_names(client, prefix)}
-    with refused_with(
-        "player.html", name=name, names=[name], form=form, versus_form=versus_form
-    ):
+    with refused_with("player.html", name=name, names=[name], form=form, versus_form=versus_form):
         refuse_unknown_parameters(
             request.args, [*PlayerStatsQuerySchema().fields, *PLAYER_PAGE_PARAMETERS]
         )

@@ -105,6 +105,13 @@ def roster_version(client: StoreClient, prefix: str) -> int:
     return current(client, prefix).version
 
 
+def recount_due(client: StoreClient, prefix: str) -> None:
+    """Mark the figures as counted under no known roster, so that the next recount
+    (``rebuild.recount_for_roster``) counts them all again, even one that thinks them up to date:
+    games were counted under a roster read before it changed."""
+    client.delete(StatsKeys(prefix).roster)
+
+
 def count_many_figures(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> int:
     """The figures of many games in one pipeline, each game still its own guarded script call."""
     keys = StatsKeys(prefix)

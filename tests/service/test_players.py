@@ -13,8 +13,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from domain.roster import RosterChange
+from service.players import store
 from service.players.store import current, replayed
 from service.signing.keys import make_key
+from service.stats import counting
+from service.stats.keys import StatsKeys
 from service.stats.rebuild import rebuild_stats
 from service.store.connection import StoreClient
 from tests.conftest import make_app
@@ -286,3 +290,41 @@ def test_a_game_counted_after_the_join_counts_under_the_person(
     drain(app)
     assert club.get("/stats/azul").json["wins"] == {"Ana": 3, "Ben": 0, "Chloé": 4, "Dan": 0}
     assert club.get("/players/Chloe/stats").json["games"] == 5
+
+
+def test_a_game_counted_while_the_names_were_joined_is_counted_again(
+    app: Flask,
+    club: FlaskClient,
+    real_redis: StoreClient,
+    key_prefix: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The archive job reads the roster, the join lands and its recount runs, then the job
+    writes what it counted under the roster before: the job asks for one more recount."""
+    counted_then = counting.count_many
+
+    def join_meanwhile(client: StoreClient, prefix: str, batch: Any) -> int:
+        counted = counted_then(client, prefix, batch)
+        store.record(client, prefix, RosterChange("2025-04-02T00:00:00.000Z", "Chloe", "Chloé"),
+                     lambda before: None)  # fmt: skip
+        # As if the join's own recount had run before this count was written.
+        client.set(StatsKeys(prefix).roster, store.current(client, prefix).version)
+        return counted
+
+    monkeypatch.setattr(counting, "count_many", join_meanwhile)
+    backup = Backup()
+    chloe, ana = backup.player("Chloe"), backup.player("Ana")
+    azul = backup.game("Azul", bgg_id=230802)
+    backup.play(azul, "2025-04-01 20:00:00", [(chloe, "80", True), (ana, "70", False)])
+    assert club.post("/imports/bgstats", json=backup.export()).status_code == 200
+    assert app.extensions["tabletape.queue"].waiting() == 1
+    drain(app)
+    monkeypatch.undo()
+    assert club.get("/stats/azul").json["wins"] == {"Ana": 3, "Ben": 0, "Chloé": 4, "Dan": 0}
+
+
+def test_a_recount_waiting_is_no_game_waiting(app: Flask, club: FlaskClient) -> None:
+    assert join(club, "Chloe", "Chloé").status_code == 200
+    health = club.get("/health").json
+    assert health["finished_games_to_count"] == 0, health
+    drain(app)
