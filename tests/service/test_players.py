@@ -328,3 +328,32 @@ def test_a_recount_waiting_is_no_game_waiting(app: Flask, club: FlaskClient) -> 
     health = club.get("/health").json
     assert health["finished_games_to_count"] == 0, health
     drain(app)
+
+
+def test_the_pages_show_the_person(app: Flask, club: FlaskClient) -> None:
+    joined(app, club, "Chloe", "Chloé")
+    joined(app, club, "chloe.b", "Chloé")
+    for page in ("/stats/azul/view", "/ratings/azul/view", "/stats/carcassonne/view"):
+        html = club.get(page).get_data(as_text=True)
+        assert ">Chloé<" in html, page
+        assert ">Chloe<" not in html and ">chloe.b<" not in html, page
+    html = club.get("/players/chloe.b/view").get_data(as_text=True)
+    assert "<h1>Chloé</h1>" in html
+    assert 'id="games-played">5<' in html
+    assert "Counted as one player" in html
+    # The games as recorded, under every name: none is rewritten.
+    assert html.count('<strong class="self">Chloe</strong>') == 2
+    assert html.count('<strong class="self">chloe.b</strong>') == 1
+    # The import page and /new suggest the names known.
+    assert '<option value="chloe.b">' in club.get("/import").get_data(as_text=True)
+    new = club.get("/new").get_data(as_text=True)
+    assert '<option value="Chloé">' in new and '<option value="Chloe">' not in new
+
+
+def test_the_roster_takes_no_unknown_parameter_nor_field(club: FlaskClient) -> None:
+    assert_error(club.get("/players?sort=name"), 400, "invalid_request")
+    assert_error(club.get("/players/changes?since=2025-01-01"), 400, "invalid_request")
+    sent = {"player": "Chloé", "since": "2025-01-01"}
+    assert_error(club.post("/players/Chloe/same-as", json=sent), 400, "invalid_request")
+    assert_error(club.post("/players/Chloe/same-as", json={"player": 7}), 400, "invalid_request")
+    assert club.get("/players/changes").json == {"changes": []}
