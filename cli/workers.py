@@ -23,15 +23,17 @@ def worker(burst: bool, log_level: str) -> None:
 
     At start it enqueues every finished game that is not archived yet (see ``reconcile``), and
     counts the statistics again from the archive when they were counted by an earlier version
-    of the counting (one worker does, the others go on).
+    of the counting, or under a roster of names older than the one now (one worker does, the
+    others go on).
     """
-    from service.stats.rebuild import recount_when_counted_otherwise
+    from service.stats.rebuild import recount_for_roster, recount_when_counted_otherwise
     from workers.queues import reconcile, run_worker
 
     services = load_services()
     reconcile(services.store, services.archive_queue)
     archive_dir = services.archive_queue.job_args["archive_dir"]
     recount_when_counted_otherwise(services.store.redis, services.store.prefix, archive_dir)
+    recount_for_roster(services.store.redis, services.store.prefix, archive_dir)
     # The queue's Redis (QUEUE_REDIS_URL): the store may be a cluster, where RQ does not run.
     run_worker(
         services.archive_queue.queue.connection,

@@ -35,6 +35,7 @@ from service.errors import register_error_handlers
 from service.games import GameService
 from service.nights.api import nights
 from service.pages.views import pages
+from service.players.api import players
 from service.plugins import load_games
 from service.signing.keys import KeyRing, key_path, signer_name
 from service.stats.api import stats
@@ -139,6 +140,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(games)
     api.register_blueprint(health)
     api.register_blueprint(stats)
+    api.register_blueprint(players)
     api.register_blueprint(stream)
     api.register_blueprint(imports)
     api.register_blueprint(tournaments)

@@ -101,6 +101,16 @@ class TournamentOverError(TabletapeError):
 
 class ImpossiblePlanError(TabletapeError):
     """A tournament whose tables cannot be made (10 players at tables of 4 to 4)."""
+class PlayedTogetherError(TabletapeError):
+    """Two names joined as one person that sit in one finished game: two people of one game are
+    not one person."""
+
+    def __init__(self, a: str, b: str, game_id: str, game: str, finished_at: str) -> None:
+        super().__init__(
+            f"{a} and {b} both played game {game_id} ({game}, finished {finished_at[:10]}):"
+            " two people of one game are not one person",
+            {"game": game_id, "names": [a, b]},
+        )
 
 
 # (status, code) for each error the service or the domain raises on purpose.
@@ -115,6 +125,7 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     VersionConflictError: (409, "version_conflict"),
     IdempotencyConflictError: (409, "idempotency_conflict"),
     AlreadyImportedError: (409, "already_imported"),
+    PlayedTogetherError: (409, "played_together"),
     GameFinishedError: (409, "game_finished"),
     RoundInPlayError: (409, "round_in_play"),
     TournamentOverError: (409, "tournament_finished"),

@@ -57,6 +57,10 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/tournaments/{tournament_id}/export", "get"): {401, 404, 429, 503},
     ("/nights/{date}", "get"): {400, 429, 503},
     ("/nights", "get"): {400, 429, 503},
+    ("/players", "get"): {429, 503},
+    ("/players/changes", "get"): {429, 503},
+    ("/players/{name}/same-as", "post"): {400, 401, 404, 409, 429, 503},
+    ("/players/{name}/same-as", "delete"): {401, 404, 429, 503},
 }
 
 # The parameters each operation takes besides its path's, by where they go.
@@ -104,6 +108,7 @@ WITH_BODY = {
     ("/games", "post"), ("/games/{game_id}/events", "post"), ("/games/import", "post"),
     ("/imports/bgstats", "post"), ("/imports/bgg", "post"), ("/tournaments", "post"),
     ("/tournaments/{tournament_id}/withdraw", "post"),
+    ("/imports/bgstats", "post"), ("/imports/bgg", "post"), ("/players/{name}/same-as", "post"),
 }  # fmt: skip
 
 
