@@ -10,6 +10,7 @@ from flask import current_app
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
+from domain.roster import Roster
 from domain.viewers import PUBLIC
 from service.api.requests import QueryInteger
 from service.api.schemas import GameSchema
@@ -17,6 +18,7 @@ from service.api.views import ApiBlueprint, error_doc, game_json, service
 from service.games import GameService
 from service.jsonio import json_response
 from service.nights.evenings import evening, evenings, parse_evening
+from service.players.store import roster_of
 
 nights = ApiBlueprint(
     "nights", __name__, description="Game nights: the games of an evening, 06:00 to 06:00 in TZ"
@@ -29,6 +31,11 @@ _CURSOR_PATTERN = "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"
 def zone() -> ZoneInfo:
     """The server's time zone (``TZ``), whose clock an evening runs on."""
     return ZoneInfo(current_app.config["TZ"])
+
+
+def roster() -> Roster:
+    """Who counts as whom now: an evening counts people, as the statistics do."""
+    return roster_of(current_app.extensions["tabletape.redis"], current_app.config["KEY_PREFIX"])
 
 
 def _errors(*statuses: int) -> Any:
@@ -97,7 +104,7 @@ class Night(MethodView):
         """The games finished in one evening, from 06:00 that day to 06:00 the next in the
         server's time zone (``TZ``), in the order played; who played and won how many; the
         titles played. An evening without a game has empty lists."""
-        found = evening(service(), parse_evening(date), zone())
+        found = evening(service(), parse_evening(date), zone(), roster())
         return json_response(
             {
                 "date": found.date.isoformat(),
@@ -122,7 +129,7 @@ class Nights(MethodView):
         players each; paginated by cursor."""
         given = query.get("cursor") or None
         before = parse_evening(given, "cursor") if given is not None else None
-        listed, following = evenings(service(), zone(), query["limit"], before)
+        listed, following = evenings(service(), zone(), query["limit"], before, roster())
         return json_response(
             {
                 "nights": listed,

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from domain import get_game
 from domain.errors import UnknownGameError
+from domain.roster import Roster
 from service.errors import InvalidRequestError
 from service.games import GameService
 from service.store.moments import parse_moment
@@ -77,15 +78,18 @@ class Evening:
 
     date: date
     games: list[GameRecord] = field(default_factory=list)
+    # Who counts as whom (``POST /players/{name}/same-as``): the evening counts people, as the
+    # statistics do, while each game keeps its names as written.
+    roster: Roster = field(default_factory=Roster)
 
     def players(self) -> list[dict[str, Any]]:
-        """Each name that played, with its games and wins that evening: most wins first, then
-        most games, then by name. A name seated twice in one game plays it once."""
+        """Each person that played, with their games and wins that evening: most wins first,
+        then most games, then by name. A person seated twice in one game plays it once."""
         games: Counter[str] = Counter()
         wins: Counter[str] = Counter()
         for record in self.games:
-            games.update(set(record.players))
-            wins.update(winners_of(record))
+            games.update({self.roster.player_of(name) for name in record.players})
+            wins.update({self.roster.player_of(name) for name in winners_of(record)})
         return [
             {"player": name, "games": games[name], "wins": wins[name]}
             for name in sorted(games, key=lambda name: (-wins[name], -games[name], name))
@@ -131,10 +135,13 @@ def title_of(record: GameRecord) -> tuple[str, str]:
     return (title.key, title.name) if title is not None else (rules.name, record.game.title())
 
 
-def evening(service: GameService, day: date, zone: ZoneInfo) -> Evening:
-    """The games finished in the evening ``day``, in the order played."""
+def evening(
+    service: GameService, day: date, zone: ZoneInfo, roster: Roster | None = None
+) -> Evening:
+    """The games finished in the evening ``day``, in the order played, their players counted as
+    ``roster`` says."""
     start, end = evening_bounds(day, zone)
-    found = Evening(day)
+    found = Evening(day, roster=roster or Roster())
     for _, record in service.finished_newest(end, since=start):
         if evening_of(record.finished_at, zone) == day:
             found.games.append(record)
@@ -143,12 +150,17 @@ def evening(service: GameService, day: date, zone: ZoneInfo) -> Evening:
 
 
 def evenings(
-    service: GameService, zone: ZoneInfo, limit: int, before: date | None = None
+    service: GameService,
+    zone: ZoneInfo,
+    limit: int,
+    before: date | None = None,
+    roster: Roster | None = None,
 ) -> tuple[list[dict[str, Any]], date | None]:
     """Up to ``limit`` evenings with a game finished, newest first, before the evening
     ``before`` (all, for None): each ``{"date", "games", "players"}`` (how many of each); and
     the evening the next page starts before, None after the last."""
     top = evening_bounds(before, zone)[0] if before is not None else None
+    people = roster or Roster()
     games: Counter[date] = Counter()
     players: dict[date, set[str]] = {}
     for day, record in _finished_by_evening(service, zone, top):
@@ -157,7 +169,7 @@ def evenings(
                 return _listed(games, players), min(players)
             players[day] = set()
         games[day] += 1
-        players[day].update(record.players)
+        players[day].update(people.player_of(name) for name in record.players)
     return _listed(games, players), None
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import render_template, request, url_for
 
-from service.nights.api import zone
+from service.nights.api import roster, zone
 from service.nights.evenings import Evening, evening, evenings, parse_evening
 from service.pages.addresses import share_address
 from service.pages.blueprint import pages, record_name, refuse_parameters_but, service
@@ -35,7 +35,7 @@ def night_view(named: str) -> str:
     refuse_parameters_but((), "A game night", address)
     with refused_with("refused.html", title="A game night", address=url_for("pages.nights_view")):
         day = parse_evening(named)
-    found = evening(service(), day, zone())
+    found = evening(service(), day, zone(), roster())
     share = share_address()
     link = share.origin + address
     return render_template(
@@ -105,7 +105,7 @@ def nights_view() -> str:
         refuse_unknown_parameters(request.args, ("cursor",))
         given = request.args.get("cursor") or None
         before = parse_evening(given, "cursor") if given is not None else None
-    listed, following = evenings(service(), zone(), NIGHTS_LISTED, before)
+    listed, following = evenings(service(), zone(), NIGHTS_LISTED, before, roster())
     return render_template(
         "nights.html",
         nights=[{**row, "name": evening_name(date.fromisoformat(row["date"]))} for row in listed],

@@ -205,3 +205,34 @@ def test_tz_takes_a_zones_name_or_the_c_librarys_forms_and_refuses_others_at_sta
     for wrong in ("Mars/Olympus", "CET-1CEST", "../etc/passwd"):
         with pytest.raises(ValueError, match="TZ must name a time zone"):
             load_config({"TZ": wrong})
+
+
+def test_an_evening_counts_people_whichever_name_they_were_written_under(
+    app: Flask, client: FlaskClient
+) -> None:
+    backup = Backup()
+    chloe, chloe_accented, ben = (backup.player(name) for name in ("Chloe", "Chloé", "Ben"))
+    azul = backup.game("Azul", bgg_id=230802)
+    backup.play(azul, "2026-11-27 19:00:00", [(chloe, "61", True), (ben, "48", False)])
+    backup.play(azul, "2026-11-27 20:00:00", [(chloe_accented, "70", True), (ben, "50", False)])
+    import_plays(client, backup)
+    drain(app)  # counted: the names are known to the statistics
+    assert [row["player"] for row in night(client, "2026-11-27")["players"]] == [
+        "Chloe",
+        "Chloé",
+        "Ben",
+    ]
+    joined = client.post("/players/Chloe/same-as", json={"player": "Chloé"})
+    assert joined.status_code == 200, joined.json
+    friday = night(client, "2026-11-27")
+    assert friday["players"] == [
+        {"player": "Chloé", "games": 2, "wins": 2},
+        {"player": "Ben", "games": 2, "wins": 0},
+    ]
+    # The games keep the names as they were written.
+    assert [game["players"][0] for game in friday["games"]] == ["Chloe", "Chloé"]
+    assert client.get("/nights").json["nights"][0] == {
+        "date": "2026-11-27",
+        "games": 2,
+        "players": 2,
+    }
