@@ -91,6 +91,28 @@ class AlreadyImportedError(TabletapeError):
         )
 
 
+class RoundInPlayError(TabletapeError):
+    """A tournament's next round asked for while a table of the round before is being played."""
+
+
+class TournamentOverError(TabletapeError):
+    """A round asked for once a tournament's last round is played."""
+
+
+class ImpossiblePlanError(TabletapeError):
+    """A tournament whose tables cannot be made (10 players at tables of 4 to 4)."""
+class PlayedTogetherError(TabletapeError):
+    """Two names joined as one person that sit in one finished game: two people of one game are
+    not one person."""
+
+    def __init__(self, a: str, b: str, game_id: str, game: str, finished_at: str) -> None:
+        super().__init__(
+            f"{a} and {b} both played game {game_id} ({game}, finished {finished_at[:10]}):"
+            " two people of one game are not one person",
+            {"game": game_id, "names": [a, b]},
+        )
+
+
 # (status, code) for each error the service or the domain raises on purpose.
 _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     InvalidRequestError: (400, "invalid_request"),
@@ -103,7 +125,11 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     VersionConflictError: (409, "version_conflict"),
     IdempotencyConflictError: (409, "idempotency_conflict"),
     AlreadyImportedError: (409, "already_imported"),
+    PlayedTogetherError: (409, "played_together"),
     GameFinishedError: (409, "game_finished"),
+    RoundInPlayError: (409, "round_in_play"),
+    TournamentOverError: (409, "tournament_finished"),
+    ImpossiblePlanError: (422, "impossible_plan"),
     IllegalMoveError: (422, "illegal_move"),
     InvalidImportError: (422, "illegal_move"),
     DamagedRecordError: (500, "damaged_record"),

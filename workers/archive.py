@@ -36,7 +36,7 @@ from service.store.audit import audit_game
 from service.store.connection import STORE_UNAVAILABLE, StoreClient, close, connect, same_server
 from service.store.damage import DamagedRecordError
 from service.store.events import EventStore
-from service.store.queue import mark_refused
+from service.store.queue import ArchiveQueue, mark_refused
 from service.store.records import DamagedHeader, GameRecord
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ def archive_games(
     """``archive_game`` for many games at once (an import's, ``service.imports``): one
     connection, and their figures counted and rated in a few round trips rather than a few each.
     Each game's outcome, by its id."""
-    client = _store_client(redis_url)
+    client = store_client(redis_url)
     ring = KeyRing(signing_key, signer_name) if signing_key and signer_name else None
     try:
         store = EventStore(client, prefix=key_prefix)
@@ -133,7 +133,11 @@ def _archive_many(
         # them); the job reads the header, and places the games of a job in one round trip.
         store.indexes.place(read)
         # Each game's count is guarded on its own (counted once, rated once), as one game's is.
+        # Counted under the roster (who counts as whom): if it changes meanwhile, a recount
+        # follows.
+        roster_before = counting.roster_version(store.redis, store.prefix)
         counting.count_many(store.redis, store.prefix, [game.figures for game in written])
+        _recount_if_roster_moved(store, archive, roster_before)
         marked = games_at_once.map(lambda one: _marked_archived(store, archive, one, trim), written)
         for game, outcome in zip(written, marked, strict=True):
             outcomes[game.record.id] = outcome
@@ -186,6 +190,22 @@ def _written(
     if archive.read(game_id) != document:
         return _refuse(store, game_id, ["the archive file did not read back as written"])
     return _Written(record, figures, document)
+
+
+def _recount_if_roster_moved(store: EventStore, archive: Archive, version_before: int) -> None:
+    """Ask for a recount (``workers.roster``) when the roster is no longer at ``version_before``,
+    read before the games were counted: they may have been counted under the roster before."""
+    if counting.roster_version(store.redis, store.prefix) == version_before:
+        return
+    counting.recount_due(store.redis, store.prefix)
+    from rq import get_current_job
+
+    job = get_current_job()
+    if job is None:
+        log.warning("the roster changed while games were counted: run `tabletape stats rebuild`")
+        return
+    queue = ArchiveQueue(job.connection, store.prefix, str(archive.directory), trim=False)
+    queue.enqueue_roster_recount()
 
 
 def _marked_archived(store: EventStore, archive: Archive, game: _Written, trim: bool) -> str:
@@ -256,7 +276,7 @@ def with_backoff(step: Callable[[], T]) -> T:
     return step()
 
 
-def _store_client(redis_url: str) -> StoreClient:
+def store_client(redis_url: str) -> StoreClient:
     url = redis_url or load_config()["REDIS_URL"]
     if url:
         return connect(url, decode_responses=True)

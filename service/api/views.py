@@ -196,7 +196,10 @@ def bearer_token() -> str | None:
 
 # The routes that add games: with WRITE_KEY set, each needs it as the Bearer token, and so does
 # every route under /imports/ (the imports of other apps' plays), whatever its blueprint.
-ADDS_GAMES = ("games.Games", "games.Import")
+ADDS_GAMES = ("games.Games", "games.Import", "tournaments.TournamentList")
+# The route that says who counts as whom (``service.players.api``): its POST and DELETE change
+# every statistic, and need the key as adding games does.
+CHANGES_PLAYERS = "players.SameAs"
 
 # The OpenAPI security scheme of those routes.
 WRITE_KEY_SCHEME = {
@@ -227,6 +230,8 @@ def require_write_key() -> None:
 def adding_games_needs_the_write_key() -> None:
     """(A before_request function of the app.) Before the body is read: a request without the
     key learns nothing from it. An unknown path is answered as any is (no endpoint)."""
+    if request.endpoint == CHANGES_PLAYERS and request.method in ("POST", "DELETE"):
+        require_write_key()
     if request.method != "POST" or request.endpoint is None:
         return
     if request.endpoint in ADDS_GAMES or request.path.startswith("/imports/"):

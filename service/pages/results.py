@@ -61,3 +61,20 @@ def result_words(record: GameRecord, player: str) -> str:
 
 def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def won_words(result: dict[str, Any] | None, players: Sequence[str]) -> str:
+    """Who won, as a sentence a group reads the next day: "Chloé won", "Alice and Bruno shared
+    the win", "the table won" (or lost, a cooperative game), "a draw", "no winner"."""
+    result = result or {}
+    outcome = result.get("outcome")
+    if outcome in ("won", "lost"):
+        return f"the table {outcome}"
+    if result.get("draw"):
+        return "a draw"
+    seats = result.get("winners") or []
+    # A name seated twice is named once.
+    winners = list(dict.fromkeys(players[seat] for seat in seats if 0 <= seat < len(players)))
+    if not winners:
+        return "no winner"
+    return f"{winners[0]} won" if len(winners) == 1 else f"{_listed(winners)} shared the win"

@@ -23,6 +23,7 @@ from service.api.requests import ascii_int
 from service.api.views import ApiBlueprint, error_doc
 from service.errors import InvalidRequestError, NotFoundError
 from service.jsonio import json_response
+from service.players.store import roster_of
 from service.stats.ratings.reading import leaderboard, player_ratings, rating_history
 from service.stats.reading import StatsFilter, game_stats, player_stats, versus_stats
 from service.stats.schemas import (
@@ -94,7 +95,30 @@ def filters_of(query: dict[str, Any], rules: Game[Any] | None = None) -> StatsFi
             f" not {players}",
             {"players": "out of range"},
         )
-    return StatsFilter(players=players, player=query.get("player"), days=days_of(query))
+    player = query.get("player")
+    if player is not None:
+        # Any of a person's names filters their games: the figures count people.
+        player = person_of(player)
+    return StatsFilter(players=players, player=player, days=days_of(query))
+
+
+def person_of(name: str) -> str:
+    """The player ``name`` counts as (``service.players``): itself unless joined to another."""
+    client, prefix = _redis()
+    return roster_of(client, prefix).player_of(name)
+
+
+def two_people(a: str, b: str) -> tuple[str, str]:
+    """The players ``a`` and ``b`` count as; InvalidRequestError when they are one person (or
+    one name): head to head needs two."""
+    two_names(a, b)
+    first, second = person_of(a), person_of(b)
+    if first == second:
+        raise InvalidRequestError(
+            f"{a} and {b} count as one person ({first}): head to head takes two",
+            {"b": "the same person as a"},
+        )
+    return first, second
 
 
 def two_names(a: str, b: str) -> None:
@@ -131,9 +155,19 @@ class PlayerStats(MethodView):
         that has finished no game: players are names, not registered accounts), narrowed by
         ``players``, ``since`` and ``until``; and their current rating in each game."""
         client, prefix = _redis()
-        figures = player_stats(client, prefix, name, filters_of(query))
-        ratings = player_ratings(client, prefix, name)
-        return json_response({**figures, "ratings": ratings, "filters": applied(query)})
+        roster = roster_of(client, prefix)
+        # Answered under the person, whichever of their names is asked.
+        player = roster.player_of(name)
+        figures = player_stats(client, prefix, player, filters_of(query))
+        ratings = player_ratings(client, prefix, player)
+        return json_response(
+            {
+                **figures,
+                "names": roster.names_of(player),
+                "ratings": ratings,
+                "filters": applied(query),
+            }
+        )
 
 
 @stats.route("/players/<name:a>/versus/<name:b>")
@@ -145,7 +179,7 @@ class Versus(MethodView):
         """Head to head: the finished games both ``a`` and ``b`` played, and each one's wins in
         them (a shared victory counts for each), in all and per game; filtered by ``game``,
         ``players``, ``since`` and ``until``."""
-        two_names(a, b)
+        a, b = two_people(a, b)
         game = query.get("game")
         client, prefix = _redis()
         # An unknown game in the query is a 400 (UnknownGameError).
@@ -188,8 +222,9 @@ class RatingHistory(MethodView):
         (empty for a name never rated in it): the points of a rating-over-time plot."""
         _path_game(game)
         client, prefix = _redis()
-        history = rating_history(client, prefix, name, game)
-        return json_response({"player": name, "game": game, "history": history})
+        player = person_of(name)
+        history = rating_history(client, prefix, player, game)
+        return json_response({"player": player, "game": game, "history": history})
 
 
 @stats.route("/titles")

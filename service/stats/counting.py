@@ -19,9 +19,11 @@ from typing import Any
 from redis.commands.core import Script
 
 from domain.game import Title
+from service.players.store import current, roster_of
 from service.stats.game_figures import GameFigures, PlayFigures, figures_of
 from service.stats.keys import (
     ALL_COUNTS,
+    NAMES_SUFFIX,
     SECTIONS,
     TITLES_SUFFIX,
     YEARS_SUFFIX,
@@ -29,6 +31,7 @@ from service.stats.keys import (
     bucket_suffix,
     game_players_suffix,
     game_suffix,
+    name_suffix,
     own_suffix,
     pair_field,
     pair_suffix,
@@ -37,6 +40,7 @@ from service.stats.keys import (
     scores_suffix,
     title_suffix,
 )
+from service.stats.people import all_under_people, under_people
 from service.stats.periods import periods_of
 from service.stats.ratings import writing as ratings
 from service.stats.ratings.model import RatedGame, rated_game_of
@@ -61,6 +65,7 @@ def count_game(
 def count_figures(client: StoreClient, prefix: str, figures: GameFigures) -> bool:
     """``count_game`` once the game's figures are known (the benchmark feeds it made-up ones)."""
     keys = StatsKeys(prefix)
+    figures = under_people(figures, roster_of(client, prefix))
     counted = add_figures(client, keys, figures)
     rated = rated_game_of(figures)
     if rated is not None:
@@ -73,6 +78,9 @@ def withdraw_figures(client: StoreClient, prefix: str, figures: GameFigures) -> 
     (the games rated after it are rated again); False if its figures were not counted. The undo
     of ``count_figures``, guarded as it is: run twice, it withdraws once."""
     keys = StatsKeys(prefix)
+    # Under the roster of now: if it changed since the game was counted, the recount it asked
+    # for (``workers.roster``) counts everything again anyway.
+    figures = under_people(figures, roster_of(client, prefix))
     hashes, args = _count_call(keys, figures, withdraw=True)
     withdrawn = bool(_count_script(client)(keys=hashes, args=args))
     ratings.unrate_game(client, keys, figures.game, figures.game_id)
@@ -85,9 +93,24 @@ def count_many(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -
     (``count_many_figures``), then their ratings in one MULTI per game type
     (``service.stats.ratings.writing.rate_games``). The number of games whose figures were not
     counted already."""
+    # The names read as the people they count as, once for the batch.
+    batch = all_under_people(batch, roster_of(client, prefix))
     counted = count_many_figures(client, prefix, batch)
     rate_many(client, prefix, batch)
     return counted
+
+
+def roster_version(client: StoreClient, prefix: str) -> int:
+    """The version of the roster the counts read now: a job that counted while it changed asks
+    for a recount (``workers.archive``)."""
+    return current(client, prefix).version
+
+
+def recount_due(client: StoreClient, prefix: str) -> None:
+    """Mark the figures as counted under no known roster, so that the next recount
+    (``rebuild.recount_for_roster``) counts them all again, even one that thinks them up to date:
+    games were counted under a roster read before it changed."""
+    client.delete(StatsKeys(prefix).roster)
 
 
 def count_many_figures(client: StoreClient, prefix: str, batch: Sequence[GameFigures]) -> int:
@@ -151,6 +174,7 @@ def _count_call(
         groups.append(([player_suffix(player)], _play_increments(figures.game, play)))
         groups.append(([own_suffix(player)], _own_increments(figures, play)))
     groups.append(([YEARS_SUFFIX], [("i", str(figures.day.year), "1")]))
+    groups += _name_groups(figures)
     if figures.title is not None:
         groups += _title_groups(figures, figures.title)
     # A group that adds nothing (the score histogram of a game without points) names no key:
@@ -189,6 +213,20 @@ def _title_groups(figures: GameFigures, title: Title) -> list[Group]:
     return [
         ([TITLES_SUFFIX], [("i", title.key, "1")]),
         ([title_suffix(title.key)], [("s", figures.game_id, json.dumps(kept, ensure_ascii=False))]),
+    ]
+
+
+def _name_groups(figures: GameFigures) -> list[Group]:
+    """The names as the record wrote them (not the people they count as): one more game of
+    each, and the game kept under each (``service.stats.names``)."""
+    names = list(dict.fromkeys(figures.names or figures.players))
+    kept = json.dumps(
+        {"game": figures.game, "finished_at": figures.finished_at, "names": names},
+        ensure_ascii=False,
+    )
+    return [
+        ([NAMES_SUFFIX], [("i", name, "1") for name in names]),
+        *(([name_suffix(name)], [("s", figures.game_id, kept)]) for name in names),
     ]
 
 

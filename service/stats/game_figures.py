@@ -84,6 +84,9 @@ class GameFigures:
     # whose rules recorded it (its figures are read with them).
     title: Title | None = None
     rules: str = ""
+    # The names as the record wrote them, seat by seat. ``players`` and ``plays`` are the
+    # people those names count as (``service.stats.people``: the same until names are joined).
+    names: tuple[str, ...] = ()
 
     @property
     def day(self) -> date:
@@ -168,6 +171,7 @@ def figures_of(
         teams=game.rating_teams(final),
         title=game.title(record.options),
         rules=game.name,
+        names=tuple(record.players),
     )
 
 

@@ -47,6 +47,10 @@ per-player buckets: they would double the writes of a game, which are mostly the
 - ``:vs:<["a","b"]>`` hash, one per pair of names (sorted, as JSON): ``<game>:<n>:<p>:games``,
   ``...:wins:0`` (the first name's wins), ``...:wins:1`` (the second's), for head to head
   (``<n>`` a player count or ``all`` here too);
+- ``:names`` hash: every name as the records wrote it -> the finished games it is in, and
+  ``:name:<name>`` hash: game id -> ``{"game", "finished_at", "names"}`` (JSON) of each: what the
+  roster (``service.players``) checks a join against and lists; the figures above count people
+  (``service.stats.people``), these the names as written;
 - ``:years`` hash: year -> games finished in it, the years a query may have to cover;
 - ``:titles`` hash: a title's key -> its finished games; ``:title:<key>`` hash: game id -> the
   title as that game spelt it, with its BoardGameGeek id and finish time, as JSON (what
@@ -97,6 +101,8 @@ class StatsKeys:
         # worker that counts them again when that is not how this code counts.
         self.counting = f"{self.base}:counting"
         self.recounting = f"{self.base}:recounting"
+        # The roster version (``service.players.store``) the figures were last counted with.
+        self.roster = f"{self.base}:roster"
 
     def key(self, suffix: str) -> str:
         return f"{self.base}:{suffix}"
@@ -150,6 +156,15 @@ def pair_suffix(a: str, b: str) -> str:
 
 def pair_field(game: str, players: int | str, period: str, what: str) -> str:
     return f"{game}:{players}:{period}:{what}"
+
+
+# The names as written (``service.stats.names``): ``names`` counts each one's finished games,
+# ``name:<name>`` keeps, per game, its key, finish time and names.
+NAMES_SUFFIX = "names"
+
+
+def name_suffix(name: str) -> str:
+    return f"name:{name}"
 
 
 YEARS_SUFFIX = "years"

@@ -13,9 +13,12 @@ from pathlib import Path
 
 import redis
 
+from domain.roster import Roster
+from service.players.store import Versioned, current, replayed
 from service.stats.counting import add_figures
 from service.stats.game_figures import GameFigures, StatsError, figures_of_archived
 from service.stats.keys import LIVE_ROOT, StatsKeys
+from service.stats.people import under_people
 from service.stats.ratings import writing as ratings
 from service.stats.ratings.model import RatedGame, rated_game_of
 from service.store.archive import Archive, read_document
@@ -30,7 +33,9 @@ log = logging.getLogger(__name__)
 # written counted as no score (not a 0), a game nobody won won by nobody. 3: a title counted under
 # its key in every script ("Straße" under "strasse", no longer "stra-e"); the key is computed from
 # each archived game's title as the rebuild counts it, never read from what was stored.
-COUNTING = "3"
+# 4: the names as written indexed beside the figures (``service.stats.names``), which the
+# roster reads.
+COUNTING = "4"
 # How long one worker may take to count everything again before another may try.
 RECOUNT_LEASE_SECONDS = 3600
 
@@ -52,13 +57,15 @@ def rebuild_stats(
     never stops the others from being counted."""
     archive = Archive(archive_dir)
     rebuilt = StatsKeys(prefix, f"{LIVE_ROOT}rebuild-{uuid.uuid4().hex}")
+    # Who counts as whom, as the roster's log gives it: the names read as people throughout.
+    people = replayed(client, prefix)
     paths = list(archive)
     rated: list[RatedGame] = []
     say = skipped or _log_skipped
     try:
         for path in progress(paths) if progress is not None else paths:
             try:
-                figures = figures_of_file(path)
+                figures = under_people(figures_of_file(path), people.roster)
             except StatsError as error:
                 say(str(error))
                 continue
@@ -68,7 +75,7 @@ def rebuild_stats(
                 rated.append(one)
         # The ratings once every game is known: each game type replayed in finish order.
         ratings.rebuild_ratings(lambda: client.pipeline(transaction=False), rebuilt, rated)
-        games = _swap_in(client, archive, StatsKeys(prefix), rebuilt, say)
+        games = _swap_in(client, archive, StatsKeys(prefix), rebuilt, say, people)
         client.set(StatsKeys(prefix).counting, COUNTING)
         # The listings too: titles' games listed under keys of an earlier scheme regrouped
         # under their keys as now computed, as their figures just were.
@@ -102,6 +109,33 @@ def recount_when_counted_otherwise(
             client.delete(live.recounting)
 
 
+def recount_for_roster(client: StoreClient, prefix: str, archive_dir: str | Path) -> int:
+    """Count every figure and rating again from the archive, under the roster as it is now,
+    until the figures are those of the roster's latest version (it may change meanwhile); the
+    number of rebuilds run. One worker at a time (the recount's lease): another that finds it
+    taken leaves, and the holder looks at the roster's version again once it lets go."""
+    live = StatsKeys(prefix)
+    runs = 0
+    while (counted_version(client, prefix) or 0) != current(client, prefix).version:
+        lease = uuid.uuid4().hex
+        if not client.set(live.recounting, lease, nx=True, ex=RECOUNT_LEASE_SECONDS):
+            return runs
+        try:
+            log.info("the roster changed: counting the statistics again from the archive")
+            rebuild_stats(client, prefix, archive_dir)
+            runs += 1
+        finally:
+            if client.get(live.recounting) == lease:
+                client.delete(live.recounting)
+    return runs
+
+
+def counted_version(client: StoreClient, prefix: str) -> int | None:
+    """The roster version the figures were last counted again with (None: never)."""
+    found = client.get(StatsKeys(prefix).roster)
+    return int(found) if found is not None else None
+
+
 def _log_skipped(reason: str) -> None:
     log.warning("stats rebuild: %s; the file is left out", reason)
 
@@ -122,10 +156,12 @@ def _swap_in(
     live: StatsKeys,
     rebuilt: StatsKeys,
     skipped: Callable[[str], None],
+    people: Versioned,
 ) -> int:
-    """Replace the live figures by the rebuilt ones, atomically. A game the archive job counted
-    while the rebuild ran is counted into the rebuild first (WATCH catches one counted meanwhile);
-    a game counted live without an archive file is dropped: the archive is the truth."""
+    """Replace the live figures by the rebuilt ones, atomically, noting the roster version they
+    were counted with. A game the archive job counted while the rebuild ran is counted into the
+    rebuild first (WATCH catches one counted meanwhile); a game counted live without an archive
+    file is dropped: the archive is the truth."""
     looked_up: set[str] = set()
     while True:
         with client.pipeline(transaction=True) as pipe:
@@ -137,7 +173,7 @@ def _swap_in(
                 late -= looked_up
                 if late:
                     pipe.unwatch()
-                    _count_late(client, archive, rebuilt, sorted(late), skipped)
+                    _count_late(client, archive, rebuilt, sorted(late), skipped, people.roster)
                     looked_up |= late
                     continue
                 old: set[str] = pipe.smembers(live.index)
@@ -153,6 +189,7 @@ def _swap_in(
                     pipe.execute_command("RENAME", rebuilt.index, live.index)
                 else:
                     pipe.delete(live.counted, live.index)
+                pipe.set(live.roster, people.version)
                 pipe.execute()
                 return games
             except redis.WatchError:
@@ -165,6 +202,7 @@ def _count_late(
     rebuilt: StatsKeys,
     game_ids: list[str],
     skipped: Callable[[str], None],
+    roster: Roster,
 ) -> None:
     for game_id in game_ids:
         document = archive.read(game_id)
@@ -178,6 +216,7 @@ def _count_late(
         except StatsError as error:
             skipped(str(error))
             continue
+        figures = under_people(figures, roster)
         add_figures(client, rebuilt, figures)
         rated = rated_game_of(figures)
         if rated is not None:

@@ -191,7 +191,17 @@ class PlayerStatsSchema(PlayerWinsSchema):
     """A player's figures across all games have no mean score: one game's points and another's
     have no mean together (each game's mean is in ``by_game``)."""
 
-    player = fields.String(metadata={"example": "Ana"})
+    player = fields.String(
+        metadata={
+            "example": "Ana",
+            "description": "the person asked for: the name they are counted under, whichever"
+            " of their names the path gave",
+        }
+    )
+    names = fields.List(
+        fields.String(),
+        metadata={"description": "the player first, then every name that counts as them"},
+    )
     by_game = fields.Dict(
         keys=fields.String(),
         values=fields.Nested(PlayerFiguresSchema),

@@ -24,6 +24,10 @@ from service.store.keys import Keys
 # The archive job, as RQ imports it in a worker: of one game, and of an import's many at once.
 ARCHIVE_JOB = "workers.archive.archive_game"
 ARCHIVE_MANY_JOB = "workers.archive.archive_games"
+# The statistics counted again under the roster once it changed (``service.players``).
+ROSTER_JOB = "workers.roster.recount_for_roster"
+# Its id, before the prefix: it counts no game of its own in /health's figures.
+ROSTER_JOB_ID = "roster-"
 # The games of one job of many: a job of a second or so, counted in a few round trips.
 GAMES_PER_JOB = 100
 
@@ -67,7 +71,9 @@ def _games_of_many_job(job_id: str) -> int | None:
 
 
 def games_of_job(job_id: str) -> int:
-    """How many games the archive job ``job_id`` counts."""
+    """How many games the archive job ``job_id`` counts (the roster's recount: none)."""
+    if job_id.startswith(ROSTER_JOB_ID):
+        return 0
     many = _games_of_many_job(job_id)
     return 1 if many is None else many
 
@@ -109,13 +115,34 @@ class ArchiveQueue:
 
     def enqueue(self, game_id: str) -> Job | None:
         job_id = archive_job_id(self.job_args["key_prefix"], game_id)
+        if self._waits(job_id):
+            return None
+        return self._enqueue(ARCHIVE_JOB, game_id, job_id)
+
+    def _waits(self, job_id: str) -> bool:
+        """Whether the job ``job_id`` waits to be run already."""
         try:
             status = Job.fetch(job_id, connection=self.queue.connection).get_status()
         except NoSuchJobError:
-            status = None
-        if status in _WAITING:
+            return False
+        return status in _WAITING
+
+    def enqueue_roster_recount(self) -> Job | None:
+        """Enqueue the recount of every figure under the roster as it is now, unless one waits
+        already (it reads the roster when it runs: one is enough)."""
+        key_prefix = self.job_args["key_prefix"]
+        job_id = f"{ROSTER_JOB_ID}{_name_part(key_prefix)}"
+        if self._waits(job_id):
             return None
-        return self._enqueue(ARCHIVE_JOB, game_id, job_id)
+        return self.queue.enqueue(
+            ROSTER_JOB,
+            key_prefix=key_prefix,
+            archive_dir=self.job_args["archive_dir"],
+            job_id=job_id,
+            retry=Retry(max=3),
+            result_ttl=3600,
+            failure_ttl=7 * 24 * 3600,
+        )
 
     def enqueue_many(self, game_ids: list[str]) -> list[Job]:
         """Enqueue the archive of many games (an import's), GAMES_PER_JOB to a job."""

@@ -409,6 +409,8 @@ def test_get_stats_of_a_player(http: FlaskClient, real_redis: redis.Redis, key_p
     body = response.get_json()
     assert body.pop("ratings").keys() == {"mada"}
     assert body.pop("filters") == {}
+    # The names that count as this player: theirs alone, until another is joined to it.
+    assert body.pop("names") == [name]
     assert body == player_stats(real_redis, key_prefix, name)
     assert body["player"] == name
 
@@ -418,6 +420,7 @@ def test_a_player_without_finished_games_has_zeros(http: FlaskClient) -> None:
     assert response.status_code == 200
     assert response.get_json() == {
         "player": "Nobody",
+        "names": ["Nobody"],
         "games": 0,
         "wins": 0,
         "win_rate": 0.0,

@@ -365,6 +365,7 @@ def test_filters_over_http(http: FlaskClient, real_redis: redis.Redis, key_prefi
     body = http.get("/players/Ana/stats?until=2025-01-31").json
     assert body.pop("ratings").keys() == {"mada"}
     assert body.pop("filters") == {"until": "2025-01-31"}
+    assert body.pop("names") == ["Ana"]
     assert body == approx_json(expected_player(kept(games, until=date(2025, 1, 31)), "Ana"))
 
     versus = http.get("/players/Ana/versus/Ben?game=mada&since=2025-02-01")

@@ -100,8 +100,10 @@ def every_stats_key(client: redis.Redis, prefix: str) -> dict[str, Any]:
     """Every statistics key under the prefix with its whole content."""
     dump: dict[str, Any] = {}
     for key in sorted(client.scan_iter(match=f"{prefix}{{stats}}*", count=1000)):
-        if key.endswith((":counting", ":recounting")):
-            continue  # how the figures were counted, not a figure: a rebuild marks it
+        if key.endswith((":counting", ":recounting", ":roster")):
+            # How the figures were counted (and under which roster), not a figure: a rebuild
+            # marks it.
+            continue
         kind = client.type(key)
         if kind == "hash":
             dump[key] = client.hgetall(key)
