@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+# Imported here, not on first use: say_where_to_open's thread runs in gunicorn's master while it
+# forks the workers, and a worker forked while that thread held the import lock of the codec
+# socket.getaddrinfo loads for a host name would wait on that lock forever (its first request
+# hung in werkzeug's Map.bind, which needs the same codec).
+import encodings.idna  # noqa: F401
 import gc
 import os
 import signal
