@@ -35,10 +35,12 @@ def source(name: str) -> str:
     return lua_source(__package__, name)
 
 
-def append_argv(write: EventWrite, ttl: int) -> list[str | int]:
+def append_argv(write: EventWrite, ttl: int) -> list[bytes]:
     """The append script's ARGV, in the order its header lists them: always eleven, a part the
-    append has not ('' for no result, no change, no idempotency record) sent as ''."""
-    return [
+    append has not ('' for no result, no change, no idempotency record) sent as ''. Encoded here,
+    as UTF-8 (the client's encoding): given text, the client would ask each argument its type on
+    every append, which took as long as laying out the command itself."""
+    texts = (
         str(write.expected_version),
         write.canonical_body,
         write.at,
@@ -49,8 +51,9 @@ def append_argv(write: EventWrite, ttl: int) -> list[str | int]:
         encode_result(write.result),
         write.change,
         write.idempotency_record,
-        ttl,
-    ]
+        str(ttl),
+    )
+    return [text.encode() for text in texts]
 
 
 class Scripts:
