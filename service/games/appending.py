@@ -4,8 +4,11 @@ The game's rules validate every move against the latest state before the store a
 atomically, at that version (the append script refuses it if another writer got in first, if the
 token is no longer the header's, if the game is over). The first attempt trusts this process's
 cached state (``repository.StateCache``); any doubt is settled on the record read from Redis
-(``Appending._current``). An append with an idempotency key stores its answer beside the event;
-the same key and body get that answer again, as the viewer may see the game now
+(``Appending._current``). A move validated on a snapshot becomes one value
+(``prepared.PreparedAppend``: the event as the store writes it, its answer, the record after), whose
+``write`` the store appends whole; what the store says of it (``Appending._answer``) answers the
+request, or sends the move round again. An append with an idempotency key stores its answer beside
+the event; the same key and body get that answer again, as the viewer may see the game now
 (``Appending._replay_idempotent``).
 """
 
