@@ -26,7 +26,6 @@ from service.api.requests import (
     body_bytes,
     json_body,
     parse_json,
-    this_request,
 )
 from service.api.schemas import (
     AuditSchema,
@@ -228,7 +227,6 @@ def require_write_key() -> None:
 def adding_games_needs_the_write_key() -> None:
     """(A before_request function of the app.) Before the body is read: a request without the
     key learns nothing from it. An unknown path is answered as any is (no endpoint)."""
-    request = this_request()  # read many times below: the proxy once
     if request.method != "POST" or request.endpoint is None:
         return
     if request.endpoint in ADDS_GAMES or request.path.startswith("/imports/"):
