@@ -33,7 +33,7 @@ from service.errors import (
     VersionConflictError,
 )
 from service.games import who_may_act
-from service.games.prepared import AppendRequest, PreparedAppend, prepare
+from service.games.prepared import AppendRequest, PreparedAppend, prepare, utc_now
 from service.games.reads import event_json, state_view
 from service.games.repository import Repository, Snapshot, folded_from_start, rules_of, start_of
 from service.games.words import move_words
@@ -49,6 +49,9 @@ from service.store.records import (
     Revoked,
     Trimmed,
 )
+
+# utc_now, the server's time as every append writes it: other use cases take it from here too.
+__all__ = ["AppendResult", "Appending", "ask_recount", "utc_now"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
