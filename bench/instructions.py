@@ -1,15 +1,23 @@
 """Instructions per append, in process, for callgrind: repeatable where timings on a shared machine
 are not.
 
-``python -m bench.instructions full|bare|scoresheet APPENDS`` makes 100 untimed appends on the API
-(or the bare endpoint), then APPENDS more, all through the app's WSGI callable (no gunicorn, no
-socket to a client; Redis is real): Mada moves, or with ``scoresheet`` a score sheet's entries
-(a player's points written down) on the API. Run it twice under callgrind and divide the
-difference of the totals by the difference of the counts: what starting up costs cancels out.
+``python -m bench.instructions full|bare|scoresheet|usecase APPENDS`` makes 100 untimed appends on
+the API (or the bare endpoint), then APPENDS more, all through the app's WSGI callable (no
+gunicorn, no socket to a client; Redis is real): Mada moves, or with ``scoresheet`` a score
+sheet's entries (a player's points written down) on the API. ``usecase`` makes the API's same
+Mada appends through ``GameService.append`` alone, what the view calls: no Flask, no werkzeug, no
+hooks, no JSON answer; ``full`` less ``usecase`` is what the web framework costs an append. Run it
+twice under callgrind and divide the difference of the totals by the difference of the counts:
+what starting up costs cancels out. The process's snapshots of the games are trusted throughout
+(CACHE_RECHECK_SECONDS out of reach): rechecked every 5 s of the clock, as they are served, they
+would be replayed whole a number of times that follows how slowly callgrind runs. Without
+REDIS_URL the run has an embedded Redis of its own: on a shared Redis, the clean-up's SCAN of every
+key there varies from run to run by tens of millions of instructions, more than a hundred appends
+cost.
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
-        .venv/bin/python -m bench.instructions full 50 2>&1 | grep Collected
-    (the same with 150; then (total_150 - total_50) / 100)
+        .venv/bin/python -m bench.instructions full 150 2>&1 | grep Collected
+    (the same with 350; then (total_350 - total_150) / 200)
 """
 
 from __future__ import annotations
@@ -29,17 +37,19 @@ WARMUP = 100
 PREPARED = 500
 
 App = Callable[[dict[str, Any], Callable[..., Any]], Any]
+KINDS = ("full", "bare", "scoresheet", "usecase")
+RECHECK_OUT_OF_REACH = 1e9
 
 
 def main() -> None:
     kind, appends = sys.argv[1], int(sys.argv[2])
-    if kind not in ("full", "bare", "scoresheet") or not 0 < appends <= PREPARED - WARMUP:
+    if kind not in KINDS or not 0 < appends <= PREPARED - WARMUP:
         raise SystemExit(
-            f"usage: python -m bench.instructions full|bare|scoresheet 1..{PREPARED - WARMUP}"
+            f"usage: python -m bench.instructions {'|'.join(KINDS)} 1..{PREPARED - WARMUP}"
         )
     scripts = score_sheet if kind == "scoresheet" else typical_game
     with redis_target() as target:
-        if kind in ("full", "scoresheet"):
+        if kind != "bare":
             from service import create_app
 
             app = create_app(
@@ -48,6 +58,9 @@ def main() -> None:
                     "KEY_PREFIX": target.prefix,
                     "DATA_DIR": str(target.workdir / "data"),
                     "RATE_LIMIT": RATE_LIMIT,
+                    # Under callgrind a game's moves take minutes: a snapshot rechecked every 5 s
+                    # of the clock (a replay of the whole game) would count the machine's speed.
+                    "CACHE_RECHECK_SECONDS": RECHECK_OUT_OF_REACH,
                 }
             )
             create: Callable[[Any], tuple[str, str]] | None = _creator(app.test_client())
@@ -61,8 +74,9 @@ def main() -> None:
             app = create_bare_app()
             create = None
         requests = list(_requests(create, PREPARED, scripts))
-        _run(app.wsgi_app, requests[:WARMUP])
-        _run(app.wsgi_app, requests[WARMUP : WARMUP + appends])
+        run = _run_use_case if kind == "usecase" else _run
+        run(app.wsgi_app, requests[:WARMUP])
+        run(app.wsgi_app, requests[WARMUP : WARMUP + appends])
 
 
 def _creator(client: Any) -> Callable[[Any], tuple[str, str]]:
@@ -119,6 +133,17 @@ def _run(app: App, environs: list[dict[str, Any]]) -> None:
         b"".join(body)
         if not statuses[-1].startswith("201"):
             raise RuntimeError(f"{environ['PATH_INFO']}: {statuses[-1]}")
+
+
+def _run_use_case(app: App, environs: list[dict[str, Any]]) -> None:
+    """The appends of ``environs`` made through the use case the API's view calls, with the
+    same token, body and If-Match."""
+    games = app.__self__.extensions["tabletape"]  # type: ignore[attr-defined]
+    for environ in environs:
+        game_id = environ["PATH_INFO"].split("/")[2]
+        token = environ["HTTP_AUTHORIZATION"].removeprefix("Bearer ")
+        event = json.loads(environ["wsgi.input"].getvalue())
+        games.append(game_id, token, event, if_match=int(environ["HTTP_IF_MATCH"]))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ The contract of a game, whatever its rules:
 - ``options(raw, players)`` validates and completes the creation options (defaults filled in), so
   the header stores exactly what the record replays under;
 - ``new_game`` builds the state before any event, from the player count, seed and those options;
-- ``apply`` validates an event against the state and returns the next state (never mutates);
+- ``apply`` validates an event against the state and returns the next state (never mutates): a
+  template, the same for every game whose state counts its events (``NumberedState``): no move
+  after the end, then the game's own ``play`` (parse, check, evolve), then the version counted;
 - ``legal_moves`` lists complete event bodies, each of which ``apply`` accepts;
 - ``result`` is ``{"winners": [...], "scores": [...]}`` once the game is over, else None.
 
@@ -61,15 +63,28 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass, replace
+from typing import Any, Generic, Protocol, TypeVar
 
-from domain.errors import InvalidOptionsError, UnknownGameError
+from domain.errors import GameFinishedError, InvalidOptionsError, UnknownGameError
 from domain.events import is_int
 from domain.viewers import Viewer
 from domain.words import describe_fields
 
 S = TypeVar("S")
+
+
+class NumberedState(Protocol):
+    """A state that knows whether its game is over and how many events led to it."""
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+N = TypeVar("N", bound=NumberedState)
 # Seat colours of a game whose seats have no colour of their own.
 SEAT_COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#7b3fa0", "#8a5a00")
 Event = Mapping[str, Any]
@@ -123,8 +138,30 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def new_game(self, players: int, seed: int, options: Mapping[str, Any]) -> S: ...
 
-    @abstractmethod
-    def apply(self, state: S, event: Event) -> S: ...
+    # What ``apply`` says of a move sent once the game is over.
+    finished_message: str = "the game is over: no move can follow its end"
+
+    def apply(self: Game[N], state: N, event: Event) -> N:
+        """The state after ``event``, validated against ``state`` (never mutated): refused once
+        the game is over, then the game's own ``play``, then numbered ``state.version + 1``.
+
+        ``play`` builds a new state (each change is a new copy) that nothing else holds yet: its
+        version is set on it rather than on one more copy, a copy saved per event (issue #23). A
+        move that changes nothing (``play`` gives ``state`` back) is numbered on a copy.
+        """
+        if state.finished:
+            raise GameFinishedError(self.finished_message)
+        after = self.play(state, event)
+        if after is state:
+            return replace(state, version=state.version + 1)  # type: ignore[type-var]
+        object.__setattr__(after, "version", state.version + 1)
+        return after
+
+    def play(self, state: S, event: Event) -> S:
+        """``event`` parsed, checked against ``state`` and played: the state it leads to, its
+        version not counted yet (``apply`` counts it); the rules' error if it may not be
+        played. Every game gives it, or an ``apply`` of its own."""
+        raise NotImplementedError(f"{self.name} plays no move")
 
     @abstractmethod
     def legal_moves(self, state: S) -> list[dict[str, Any]]: ...

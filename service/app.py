@@ -14,6 +14,7 @@ from flask_smorest import Api
 import domain  # registers every game
 from service.api.body_deadline import BodyDeadlines
 from service.api.docs import docs_assets
+from service.api.flask_app import TabletapeFlask
 from service.api.game_shapes import register_game_components
 from service.api.health import health
 from service.api.imports import imports
@@ -104,7 +105,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     settings = load_config(config)
     # Before anything lists the games (the OpenAPI document, the pages): plugins first.
     load_games(settings["GAMES"])
-    app = Flask("tabletape")
+    app = TabletapeFlask("tabletape")
     # A path with an empty segment (/games//x) is an unknown path: werkzeug would otherwise
     # redirect it to the merged path, building the Location from the request's Host.
     app.url_map.merge_slashes = False

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
-from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
+from domain.errors import IllegalMoveError, InvalidOptionsError
 from domain.game import Event, Game, check_seed, register
 from domain.mada import display, shapes, stats
 from domain.mada.catalog import (
@@ -462,19 +462,10 @@ class Mada(Game[MadaState]):
         catalog = Catalog.from_json(checked["catalog"]) if "catalog" in checked else DEFAULT
         return setup(players, seed, checked["first_player"], checked["chance"], catalog)
 
-    def apply(self, state: MadaState, event: Event) -> MadaState:
-        if state.finished:
-            raise GameFinishedError("the game is over: no move can follow its end")
+    def play(self, state: MadaState, event: Event) -> MadaState:
         move = parse_event(state, event)
         check(state, move)
-        after = evolve(state, move)
-        if after is state:
-            return with_changes(state, version=state.version + 1)
-        # ``evolve`` has just built ``after`` (each change is a new copy) and nothing else holds it
-        # yet: its version is set on it rather than on one more copy, a copy saved per event
-        # (issue #23). The state given to ``apply`` is never touched.
-        object.__setattr__(after, "version", state.version + 1)
-        return after
+        return evolve(state, move)
 
     def legal_moves(self, state: MadaState) -> list[dict[str, Any]]:
         return legal_moves(state)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
-from domain.errors import GameFinishedError, IllegalMoveError, InvalidOptionsError
+from domain.errors import IllegalMoveError, InvalidOptionsError
 from domain.events import is_int
 from domain.game import Event, Game, check_seed, register
 from domain.madcala import display, shapes, stats
@@ -61,7 +61,6 @@ from domain.madcala.state import (
     home,
     owner,
     side_is_empty,
-    with_changes,
 )
 from domain.madcala.views import result, view
 from domain.rng import SplitMix64
@@ -465,19 +464,10 @@ class Madcala(Game[MadcalaState]):
             checked.get("health"),
         )
 
-    def apply(self, state: MadcalaState, event: Event) -> MadcalaState:
-        if state.finished:
-            raise GameFinishedError("the game is over: no move can follow its end")
+    def play(self, state: MadcalaState, event: Event) -> MadcalaState:
         move = parse_event(state, event)
         check(state, move)
-        after = resolve(state, move)
-        if after is state:
-            return with_changes(state, version=state.version + 1)
-        # ``resolve`` has just built ``after`` (each change is a new copy) and nothing else holds it
-        # yet: its version is set on it rather than on one more copy, a copy saved per event
-        # (issue #23). The state given to ``apply`` is never touched.
-        object.__setattr__(after, "version", state.version + 1)
-        return after
+        return resolve(state, move)
 
     def legal_moves(self, state: MadcalaState) -> list[dict[str, Any]]:
         return legal_moves(state)

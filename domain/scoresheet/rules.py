@@ -17,7 +17,6 @@ from dataclasses import replace
 from typing import Any, Final
 
 from domain.errors import (
-    GameFinishedError,
     IllegalMoveError,
     InvalidEventError,
     InvalidOptionsError,
@@ -104,9 +103,9 @@ class Scoresheet(Game[ScoresheetState]):
 
     # --- moves -------------------------------------------------------------------------------
 
-    def apply(self, state: ScoresheetState, event: Event) -> ScoresheetState:
-        if state.finished:
-            raise GameFinishedError("the game has ended: nothing more is written on its sheet")
+    finished_message = "the game has ended: nothing more is written on its sheet"
+
+    def play(self, state: ScoresheetState, event: Event) -> ScoresheetState:
         kind = event_type(event, self.name, TYPES)
         if kind == SCORE:
             check_fields(event, ("player", "points"))
@@ -135,7 +134,7 @@ class Scoresheet(Game[ScoresheetState]):
         else:
             check_fields(event, (), ("ranks", "winners", "outcome"))
             after = end(state, event)
-        return replace(after, version=state.version + 1)
+        return after
 
     def legal_moves(self, state: ScoresheetState) -> list[dict[str, Any]]:
         """The moves no number is needed for: the ends (scoresheet.md, State). Others are

@@ -13,7 +13,6 @@ from typing import Any, Final
 
 from domain.chance import CHANCE_MODES, OBSERVED, SEEDED, DrawPile
 from domain.errors import (
-    GameFinishedError,
     IllegalMoveError,
     InvalidEventError,
     InvalidOptionsError,
@@ -459,18 +458,9 @@ class Sifaka(Game[SifakaState]):
             players, seed, checked["first_player"], checked["chance"], checked["facing"], catalog
         )
 
-    def apply(self, state: SifakaState, event: Event) -> SifakaState:
-        if state.finished:
-            raise GameFinishedError("the game is over: no move can follow its end")
+    def play(self, state: SifakaState, event: Event) -> SifakaState:
         action = parse_event(state, event)
-        after = evolve(state, action, check(state, action))
-        if after is state:
-            return with_changes(state, version=state.version + 1)
-        # ``evolve`` has just built ``after`` (each change is a new copy) and nothing else holds it
-        # yet: its version is set on it rather than on one more copy, a copy saved per event
-        # (issue #23). The state given to ``apply`` is never touched.
-        object.__setattr__(after, "version", state.version + 1)
-        return after
+        return evolve(state, action, check(state, action))
 
     def legal_moves(self, state: SifakaState) -> list[dict[str, Any]]:
         return legal_moves(state)

@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 import orjson
-from flask import current_app, request
+from flask import Request, current_app, request
 from gunicorn.http.errors import ParseException
 from marshmallow import fields
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
@@ -68,10 +68,18 @@ class QueryInteger(fields.Integer):
         return number
 
 
+def this_request() -> Request:
+    """The request being served, itself rather than Flask's proxy of it (each read through the
+    proxy looks it up again): for the functions every request goes through, which read it often."""
+    served: Request = request._get_current_object()  # type: ignore[attr-defined]
+    return served
+
+
 def body_bytes(cache: bool = True) -> bytes:
     """The request's body, read once (then cached, unless ``cache`` is False: the caller keeps
     it no longer than it needs it): 413 over the size limit, chunked or not; 400 when its chunked
     framing is broken."""
+    request = this_request()  # read many times below: the proxy once
     limit = request.max_content_length
     deadlines: BodyDeadlines | None = current_app.extensions.get("tabletape.body_deadlines")
     connection = request.environ.get("gunicorn.socket")
@@ -132,6 +140,7 @@ def refuse_bodies_over_the_limit() -> None:
     route, and a chunked body is read now, so that a broken one is answered 400 here. Left
     unread, it would be found broken by gunicorn after the answer, as it drains the body. An
     import's limit is its own: a record of thousands of moves is more than a move's 64 KiB."""
+    request = this_request()  # read many times below: the proxy once
     if request.endpoint == IMPORT_ENDPOINT:
         request.max_content_length = current_app.config["IMPORT_MAX_BYTES"]
     elif request.path.startswith(HISTORY_PATHS):
@@ -150,6 +159,7 @@ def refuse_bodies_that_are_not_json() -> None:
     """Run before every view: a body sent under another content type (curl's -d sends a form) is
     answered for what it is, not as a JSON body with every field missing; and told the type its
     path takes (JSON everywhere, XML on BoardGameGeek's import)."""
+    request = this_request()  # read many times below: the proxy once
     has_body = request.content_length or request.headers.get("Transfer-Encoding")
     if request.path in XML_PATHS and request.mimetype in XML_TYPES:
         return

@@ -26,8 +26,9 @@ from collections.abc import Callable
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, cast, overload
 
 from service.games import who_may_act
-from service.games.appending import Appending, AppendResult, utc_now
+from service.games.appending import Appending, AppendResult
 from service.games.checkpoints import Checkpoints
+from service.games.prepared import utc_now
 from service.games.reads import Reads, event_json
 from service.games.records import Records
 from service.games.repository import Repository, SnapshotShelf, StateCache

@@ -4,18 +4,19 @@ The game's rules validate every move against the latest state before the store a
 atomically, at that version (the append script refuses it if another writer got in first, if the
 token is no longer the header's, if the game is over). The first attempt trusts this process's
 cached state (``repository.StateCache``); any doubt is settled on the record read from Redis
-(``Appending._current``). An append with an idempotency key stores its answer beside the event;
-the same key and body get that answer again, as the viewer may see the game now
+(``Appending._current``). A move validated on a snapshot becomes one value
+(``prepared.PreparedAppend``: the event as the store writes it, its answer, the record after), whose
+``write`` the store appends whole; what the store says of it (``Appending._answer``) answers the
+request, or sends the move round again. An append with an idempotency key stores its answer beside
+the event; the same key and body get that answer again, as the viewer may see the game now
 (``Appending._replay_idempotent``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
@@ -23,7 +24,7 @@ import orjson
 from domain.corrections import check_abandon, is_abandon, is_correction, is_retract
 from domain.errors import GameFinishedError, TabletapeError
 from domain.game import Event, Game
-from domain.viewers import RECORDER, Viewer
+from domain.viewers import Viewer
 from service.errors import (
     ForbiddenError,
     IdempotencyConflictError,
@@ -32,22 +33,25 @@ from service.errors import (
     VersionConflictError,
 )
 from service.games import who_may_act
-from service.games.reads import event_json, state_view, view_of
+from service.games.prepared import AppendRequest, PreparedAppend, prepare, utc_now
+from service.games.reads import event_json, state_view
 from service.games.repository import Repository, Snapshot, folded_from_start, rules_of, start_of
 from service.games.words import move_words
-from service.store.chain import canonical_json, event_hash
 from service.store.damage import DamagedRecordError, damaged_idempotency_record
 from service.store.records import (
     Appended,
+    AppendOutcome,
     Conflict,
     Finished,
     GameRecord,
     OtherHead,
     Replayed,
     Revoked,
-    StoredEvent,
     Trimmed,
 )
+
+# utc_now, the server's time as every append writes it: other use cases take it from here too.
+__all__ = ["AppendResult", "Appending", "ask_recount", "utc_now"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -55,12 +59,6 @@ T = TypeVar("T")
 # Appends without If-Match retry this often when another writer got in between; each retry
 # re-validates the move against the newer state.
 _MAX_APPEND_ATTEMPTS = 50
-
-
-def utc_now() -> str:
-    """Server time, ISO 8601 UTC to the millisecond (formatted by hand: it is on every append)."""
-    now = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
 
 
 def ask_recount(recount: Callable[[T], object] | None, games: T) -> None:
@@ -110,161 +108,127 @@ class Appending:
         snapshot, a move the snapshot calls illegal, which may be a retried idempotent append, an
         If-Match it does not match) is settled on the record read from Redis.
         """
-        repository = self.repository
-        cache, store = repository.cache, repository.store
-        body = canonical_json(event)
-        # Only a keyed append needs to recognise its body again.
-        body_digest = hashlib.sha256(body.encode()).hexdigest() if idempotency_key else ""
-        snapshot = cache.get(game_id)
-        trusted = (
-            snapshot is not None
-            and cache.trusted(snapshot)
-            and if_match in (None, snapshot.record.version)
-        )
+        request = AppendRequest.of(game_id, token, event, if_match, idempotency_key)
+        snapshot = self._trusted_snapshot(request)
         for _ in range(_MAX_APPEND_ATTEMPTS):
-            if not trusted:
-                found = self._current(game_id, token, event, if_match, idempotency_key, body_digest)
+            trusted = snapshot is not None
+            if snapshot is None:
+                found = self._current(request)
                 if isinstance(found, AppendResult):
                     return found
                 snapshot = found
-            assert snapshot is not None
-            record = snapshot.record
-            game = rules_of(record)
-            # As the record writes it (a score sheet's 2.0 is 2): stored, hashed and answered so.
-            move = game.written(event)
-            canonical = body if move is event else canonical_json(move)
             try:
-                # On a snapshot, a token it does not know may be a seat's new link: settled on
-                # the header read from Redis.
-                viewer = who_may_act.writer(record, token)
-                change = _status_change(game, snapshot.state, record, viewer, move)
-                if is_retract(move):
-                    state = self._replayed_with_retraction(game, record, move)
-                elif is_abandon(move):
-                    state = snapshot.state
-                else:
-                    state = game.apply(snapshot.state, move)
+                prepared = self._prepare(request, snapshot)
             except TabletapeError:
                 if trusted:
-                    trusted = False
+                    snapshot = None
                     continue
                 raise
-            trusted = False
-            seq = record.version + 1
-            at = utc_now()
-            hashed = event_hash(record.head_hash, seq, at, move, record.record_format)
-            result = game.result(state)
-            stored = StoredEvent(seq=seq, body=dict(move), at=at, hash=hashed)
-            # The move that ends the game shows everything: the game is over.
-            reader = viewer if result is None else RECORDER
-            status = (
-                "finished"
-                if result is not None
-                else "abandoned"
-                if change == "abandon"
-                else "active"
-            )
-            shown = event_json(game, stored, reader)
-            response = {
-                "seq": seq,
-                "version": seq,
-                "event": shown,
-                "state": view_of(game, state, seq, reader, status),
-                "words": move_words(game, shown, record.players, record.options),
-            }
-            outcome = store.append(
-                game_id,
-                expected_version=record.version,
-                expected_head=record.head_hash,
-                canonical_body=canonical,
-                at=at,
-                hash=hashed,
-                result=result,
-                writer="recorder" if viewer.sees_all else str(viewer.seat),
-                token_sha256=who_may_act.token_digest(token or ""),
-                change=change,
-                idempotency_key=idempotency_key,
-                idempotency_owner=who_may_act.key_owner(viewer),
-                idempotency_record=(
-                    orjson.dumps(
-                        {"body_sha256": body_digest, "viewer": str(reader), "response": response}
-                    ).decode()
-                    if idempotency_key
-                    else ""
-                ),
-            )
-            match outcome:
-                case Appended():
-                    after = replace(record, version=seq, head_hash=hashed, status=status,
-                                    result=result, reopened=record.reopened or change == "reopen",
-                                    finished_at=at if result is not None else None)  # fmt: skip
-                    cache.put(Snapshot(after, state, snapshot.checked_at))
-                    if result is not None or change == "reopen":
-                        ask_recount(self.recount, game_id)
-                    return AppendResult(response, seq, result is not None)
-                case Replayed(prior):
-                    return self._replay_idempotent(
-                        repository.record(game_id),
-                        viewer,
-                        prior,
-                        body_digest,
-                        idempotency_key or "",
-                    )
-                case Finished():
-                    raise GameFinishedError(f"game {game_id} is over: no move can be added")
-                case Revoked():
-                    # The header no longer holds the token the snapshot knew (a seat's link was
-                    # replaced, maybe by another process): the header read now says why.
-                    cache.discard(game_id)
-                    who_may_act.writer(repository.record(game_id), token)
-                    raise UnauthorizedError("this token is not one of the game's any more")
-                case Trimmed():
-                    # The archive replaced the stream: put it back, then retract as ever.
-                    record_now = repository.record(game_id)
-                    store.restore_stream(game_id, repository.stored_events(record_now))
-                    cache.discard(game_id)
-                    continue
-                case Conflict(current) if if_match is not None:
-                    raise VersionConflictError(current, if_match)
-                case Conflict():
-                    continue  # another writer appended first: validate against the new state
-                case OtherHead():
-                    # This process remembers a write the store has lost: forget it, and validate
-                    # the move again on the store's own head.
-                    cache.discard(game_id)
-                    continue
-                case _:
-                    raise NotFoundError(f"no game with id {game_id!r}")
-        raise VersionConflictError(repository.record(game_id).version, None)
+            outcome = self.repository.store.append(game_id, prepared.write)
+            answer = self._answer(request, snapshot, prepared, outcome)
+            if answer is not None:
+                return answer
+            snapshot = None
+        raise VersionConflictError(self.repository.record(game_id).version, None)
 
-    def _current(
+    def _trusted_snapshot(self, request: AppendRequest) -> Snapshot | None:
+        """This process's snapshot of the game, if it may be trusted for a first attempt."""
+        cache = self.repository.cache
+        snapshot = cache.get(request.game_id)
+        if snapshot is None or not cache.trusted(snapshot):
+            return None
+        return snapshot if request.if_match in (None, snapshot.record.version) else None
+
+    def _prepare(self, request: AppendRequest, snapshot: Snapshot) -> PreparedAppend:
+        """The request's move validated on ``snapshot`` (the rules' error if it may not follow),
+        and all it comes to."""
+        record = snapshot.record
+        game = rules_of(record)
+        move = game.written(request.event)
+        # On a snapshot, a token it does not know may be a seat's new link: settled on the
+        # header read from Redis.
+        viewer = who_may_act.writer(record, request.token)
+        change = _status_change(game, snapshot.state, record, viewer, move)
+        if is_retract(move):
+            state = self._replayed_with_retraction(game, record, move)
+        elif is_abandon(move):
+            state = snapshot.state
+        else:
+            state = game.apply(snapshot.state, move)
+        return prepare(request, game, record, move, viewer, change, state)
+
+    def _answer(
         self,
-        game_id: str,
-        token: str | None,
-        event: Event,
-        if_match: int | None,
-        idempotency_key: str | None,
-        body_digest: str,
-    ) -> Snapshot | AppendResult:
+        request: AppendRequest,
+        snapshot: Snapshot,
+        prepared: PreparedAppend,
+        outcome: AppendOutcome,
+    ) -> AppendResult | None:
+        """What the store's ``outcome`` of ``prepared`` answers: the stored move's answer, the
+        recorded one of a key used before, an error, or None: validate again on the record read
+        from Redis."""
+        game_id, cache = request.game_id, self.repository.cache
+        match outcome:
+            case Appended():
+                cache.put(Snapshot(prepared.after, prepared.state, snapshot.checked_at))
+                if prepared.finished or prepared.write.change == "reopen":
+                    ask_recount(self.recount, game_id)
+                return AppendResult(prepared.response, prepared.after.version, prepared.finished)
+            case Replayed(prior):
+                record = self.repository.record(game_id)
+                return self._replay_idempotent(record, prepared.viewer, prior, request)
+            case Finished():
+                raise GameFinishedError(f"game {game_id} is over: no move can be added")
+            case Revoked():
+                # The header no longer holds the token the snapshot knew (a seat's link was
+                # replaced, maybe by another process): the header read now says why.
+                cache.discard(game_id)
+                who_may_act.writer(self.repository.record(game_id), request.token)
+                raise UnauthorizedError("this token is not one of the game's any more")
+            case Trimmed():
+                # The archive replaced the stream: put it back, then retract as ever.
+                record_now = self.repository.record(game_id)
+                self.repository.store.restore_stream(
+                    game_id, self.repository.stored_events(record_now)
+                )
+                cache.discard(game_id)
+                return None
+            case Conflict(current) if request.if_match is not None:
+                raise VersionConflictError(current, request.if_match)
+            case Conflict():
+                return None  # another writer appended first: validate against the new state
+            case OtherHead():
+                # This process remembers a write the store has lost: forget it, and validate
+                # the move again on the store's own head.
+                cache.discard(game_id)
+                return None
+            case _:
+                raise NotFoundError(f"no game with id {game_id!r}")
+
+    def _current(self, request: AppendRequest) -> Snapshot | AppendResult:
         """The game as Redis has it now, checked for everything an append must not get past;
         or the recorded answer when the idempotency key was used before."""
         repository = self.repository
-        record = repository.record(game_id)
-        viewer = who_may_act.writer(record, token)
-        if idempotency_key:
+        record = repository.record(request.game_id)
+        viewer = who_may_act.writer(record, request.token)
+        if request.idempotency_key:
             owner = who_may_act.key_owner(viewer)
-            prior = repository.store.idempotency_record(game_id, idempotency_key, owner)
+            prior = repository.store.idempotency_record(
+                request.game_id, request.idempotency_key, owner
+            )
             if prior is not None:
-                return self._replay_idempotent(record, viewer, prior, body_digest, idempotency_key)
+                return self._replay_idempotent(record, viewer, prior, request)
         # A finished game takes one event still: the recorder's retraction of its last move
         # (``_status_change`` says whose it may be).
-        if record.status == "abandoned" or (record.status != "active" and not is_retract(event)):
+        if record.status == "abandoned" or (
+            record.status != "active" and not is_retract(request.event)
+        ):
             raise GameFinishedError(_over(record))
-        if if_match is not None and if_match != record.version:
-            raise VersionConflictError(record.version, if_match)
+        if request.if_match is not None and request.if_match != record.version:
+            raise VersionConflictError(record.version, request.if_match)
         state = repository.state_at(record)
         # state_at() cached it, with when it was last checked against the stored record.
-        cached = repository.cache.get(game_id)
+        cached = repository.cache.get(request.game_id)
         checked_at = cached.checked_at if cached is not None else float("-inf")
         return Snapshot(record, state, checked_at)
 
@@ -279,11 +243,12 @@ class Appending:
 
     # Idempotent answers --------------------------------------------------------------------------
     def _replay_idempotent(
-        self, record: GameRecord, viewer: Viewer, prior: str, body_digest: str, key: str
+        self, record: GameRecord, viewer: Viewer, prior: str, request: AppendRequest
     ) -> AppendResult:
         """The answer recorded for a keyed append of this same ``viewer`` (keys are per viewer),
         as the viewer may see the game now (``record``): a seat whose move ended the game was
         answered with every hand, which it may not see once the recorder reopened the game."""
+        key = request.idempotency_key or ""
         try:
             stored = orjson.loads(prior)
             recorded_body, response = stored["body_sha256"], stored["response"]
@@ -292,7 +257,7 @@ class Appending:
             version = response["version"]
         except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
             raise damaged_idempotency_record(record.id, key) from None
-        if recorded_body != body_digest:
+        if recorded_body != request.body_digest:
             raise IdempotencyConflictError(key)
         reading = who_may_act.reading_as(record, viewer)
         if answered_as == str(reading):

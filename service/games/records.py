@@ -20,8 +20,9 @@ from typing import Any
 from domain import get_game
 from domain.errors import InvalidOptionsError
 from service.errors import AlreadyImportedError, InvalidImportError, NotFoundError
-from service.games.appending import ask_recount, utc_now
+from service.games.appending import ask_recount
 from service.games.checkpoints import Checkpoints
+from service.games.prepared import utc_now
 from service.games.repository import Repository, rules_of
 from service.games.who_may_act import Tokens, seat_token, token_digest
 from service.signing import source_checkpoints, times_unlike_notes

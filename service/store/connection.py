@@ -226,12 +226,24 @@ def acknowledged_writes(client: StoreClient, replica_wait_ms: int) -> Acknowledg
 
 
 class _PlainWrites:
+    """A script sent as EVALSHA straight to the client's ``execute_command`` (redis-py's own
+    script objects take three calls more and copy the arguments on every call), and loaded
+    again when the server has lost it (a restart, a SCRIPT FLUSH), as redis-py does."""
+
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
 
     def script(self, source: str) -> WriteScript:
-        script: WriteScript = self.client.register_script(source)
-        return script
+        client, loaded = self.client, self.client.register_script(source)
+
+        def run(keys: Sequence[str], args: Sequence[Any]) -> Any:
+            try:
+                return client.execute_command("EVALSHA", loaded.sha, len(keys), *keys, *args)
+            except NoScriptError:
+                loaded.sha = client.script_load(source)
+                return client.execute_command("EVALSHA", loaded.sha, len(keys), *keys, *args)
+
+        return run
 
 
 class _ClusterWrites:

@@ -1,9 +1,9 @@
 """The Redis event store: one stream of events per game, beside the game's header.
 
-How an append is stored: ``EventStore.append`` here hands the event to the append script
-(``service/store/lua/append.lua``, called by ``service.store.scripts.Scripts.append``), which checks
-the game's version, head and writer's token and writes the event, the header and the idempotency
-record in one step. The rest of the store is in rooms of its own:
+How an append is stored: ``EventStore.append`` hands the event, as one ``EventWrite``, to
+``appends`` and its append script (``service/store/lua/append.lua``), which checks the game's
+version, head and writer's token and writes the event, the header and the idempotency record in one
+step. The rest of the store is in rooms of its own:
 
 - ``keys``: the key layout (a game's keys share the hash tag ``{id}``: one Redis Cluster slot);
 - ``records``: the values (``GameRecord``, ``StoredEvent``, what an append comes to) and
@@ -31,16 +31,15 @@ import orjson
 import redis
 from redis.client import NEVER_DECODE
 
+from service.store.appends import Appends
 from service.store.chain import event_hash
 from service.store.codec import (
-    INTEGER,
     RulesVersionOf,
     decode_event,
     decode_header,
     encode_ending,
     encode_event,
     encode_header,
-    encode_result,
     encode_seat_tokens,
     pairs,
     rules_played_here,
@@ -49,35 +48,20 @@ from service.store.codec import (
 from service.store.connection import DEFAULT_REPLICA_WAIT_MS, StoreClient, aim, blocking_client
 from service.store.damage import (
     OTHER_TYPE,
-    DamagedRecordError,
     damaged_event,
     damaged_header,
     damaged_idempotency_record,
 )
 from service.store.indexes import GameIndexes
 from service.store.keys import Keys
-from service.store.records import (
-    Appended,
-    AppendOutcome,
-    Conflict,
-    DamagedHeader,
-    Finished,
-    GameRecord,
-    Missing,
-    OtherHead,
-    Replayed,
-    Revoked,
-    StoredEvent,
-    Trimmed,
-)
+from service.store.records import AppendOutcome, DamagedHeader, EventWrite, GameRecord, StoredEvent
 from service.store.scripts import Scripts
-
-IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 
 
 class EventStore:
     """How a game's record is written and read: its header, its events, its idempotency records.
-    The keys are ``keys``'s, the bytes ``codec``'s, the listings ``indexes``'s."""
+    The keys are ``keys``'s, the bytes ``codec``'s, the listings ``indexes``'s, the appends
+    ``appends``'s."""
 
     def __init__(
         self,
@@ -92,6 +76,7 @@ class EventStore:
         self.prefix = prefix
         self.keys = Keys(prefix)
         self.scripts = Scripts(client, replica_wait_ms)
+        self.appends = Appends(client, self.keys, self.scripts, self.find)
         self.indexes = GameIndexes(
             client, self.keys, lambda game_id: self.find(game_id) is not None
         )
@@ -248,99 +233,9 @@ class EventStore:
         game, it is pointed at the right node by ``wait_events`` itself."""
         return blocking_client(self.redis, self.keys.events(game_id), name)
 
-    def append(
-        self,
-        game_id: str,
-        *,
-        expected_version: int,
-        expected_head: str,
-        canonical_body: str,
-        at: str,
-        hash: str,
-        result: dict[str, Any] | None,
-        writer: str,
-        token_sha256: str,
-        change: str = "",
-        idempotency_key: str | None = None,
-        idempotency_owner: str = "",
-        idempotency_record: str = "",
-    ) -> AppendOutcome:
-        """Append one event at ``expected_version``, by ``writer`` ("recorder", or a seat's
-        index) whose token's digest the header must still hold (else ``Revoked``); ``change`` is
-        "abandon" for an abandonment, "reopen" for a retraction of a finished game's last move."""
-        idempotency = (
-            self.keys.idempotency(game_id, idempotency_key, idempotency_owner)
-            if idempotency_key
-            else None
-        )
-        try:
-            reply = self.scripts.append(
-                header=self.keys.header(game_id),
-                events=self.keys.events(game_id),
-                expected_version=expected_version,
-                body=canonical_body,
-                at=at,
-                hash=hash,
-                expected_head=expected_head,
-                writer=writer,
-                token_sha256=token_sha256,
-                result=encode_result(result),
-                change=change,
-                idempotency=idempotency,
-                record=idempotency_record,
-                ttl=IDEMPOTENCY_TTL_SECONDS,
-            )
-        except redis.ResponseError as error:
-            if "WRONGTYPE" in str(error):
-                raise self._wrong_type(game_id, idempotency_key, idempotency_owner) from None
-            # The only other error the script can meet: an entry already at the next seq's id.
-            if "equal or smaller" not in str(error):
-                raise
-            raise damaged_header(
-                game_id, {"version": f"is {expected_version}, behind the events in the stream"}
-            ) from None
-        except UnicodeDecodeError:
-            # The script answered with stored text that is not UTF-8 (a version, a record).
-            raise self._damage(game_id, idempotency_key) from None
-        match reply:
-            case ["appended", seq]:
-                return Appended(int(seq))
-            case ["replayed", record]:
-                return Replayed(record)
-            case ["conflict", current] if INTEGER.fullmatch(current):
-                return Conflict(int(current))
-            case ["conflict", _]:
-                raise damaged_header(game_id, {"version": "is not an integer"})
-            case ["other_head", _]:
-                return OtherHead()
-            case ["finished"]:
-                return Finished()
-            case ["revoked"]:
-                return Revoked()
-            case ["trimmed"]:
-                return Trimmed()
-            case _:
-                return Missing()
-
-    def _wrong_type(self, game_id: str, key: str | None, owner: str) -> DamagedRecordError:
-        """The damage an append met as a key of another type: its idempotency record's, else
-        the header's or the stream's."""
-        if key and self.redis.type(self.keys.idempotency(game_id, key, owner)) not in (
-            "string",
-            "none",
-        ):
-            return damaged_idempotency_record(game_id, key)
-        return self._damage(game_id, None)
-
-    def _damage(self, game_id: str, key: str | None) -> DamagedRecordError:
-        """What is damaged in a game an append could not read: its header or stream if they do
-        not decode, else the idempotency record of ``key``."""
-        found = self.find(game_id)
-        if isinstance(found, DamagedHeader):
-            return found.error()
-        if key:
-            return damaged_idempotency_record(game_id, key)
-        return damaged_header(game_id, {"header": "holds text that is not UTF-8"})
+    def append(self, game_id: str, write: EventWrite) -> AppendOutcome:
+        """Append one event, as ``write`` says (``appends.Appends``)."""
+        return self.appends.append(game_id, write)
 
     def import_events(
         self,

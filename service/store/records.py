@@ -102,6 +102,36 @@ class StoredEvent:
         return {"seq": self.seq, **self.body, "at": self.at, "hash": self.hash}
 
 
+@dataclass(frozen=True, slots=True)
+class EventWrite:
+    """One append as the store writes it, whole: the event (its canonical body, its time, its
+    hash: the game's new head), what the append script checks before writing it (the version and
+    head it follows, the writer and its token's digest), what it does to the header (``result``
+    of a move that ends the game, ``change``) and, for a keyed append, the idempotency record.
+
+    Made once per attempt by the use case (``service.games.prepared``), handed as it is to
+    ``EventStore.append``, and laid out for ``lua/append.lua`` in one place
+    (``service.store.scripts.append_argv``).
+    """
+
+    expected_version: int
+    expected_head: str
+    canonical_body: str
+    at: str
+    hash: str
+    result: dict[str, Any] | None
+    # "recorder", or the seat's index; the header must still hold its token's digest.
+    writer: str
+    token_sha256: str
+    # "" for none; "abandon" for an abandonment, "reopen" for a retraction of a finished
+    # game's last move.
+    change: str = ""
+    # A keyed append: the key, whose it is ("recorder", "seat0"...) and the answer recorded.
+    idempotency_key: str | None = None
+    idempotency_owner: str = ""
+    idempotency_record: str = ""
+
+
 # What an append comes to (``EventStore.append``, from the append script's reply).
 
 

@@ -18,8 +18,9 @@ from typing import Any
 from redis.client import NEVER_DECODE
 from redis.exceptions import NoScriptError
 
-from service.store.codec import pairs, text
+from service.store.codec import encode_result, pairs, text
 from service.store.connection import StoreClient, acknowledged_writes
+from service.store.records import EventWrite
 
 
 @cache
@@ -32,6 +33,27 @@ def lua_source(package: str, name: str) -> str:
 def source(name: str) -> str:
     """The text of the store's ``lua/<name>.lua``."""
     return lua_source(__package__, name)
+
+
+def append_argv(write: EventWrite, ttl: int) -> list[bytes]:
+    """The append script's ARGV, in the order its header lists them: always eleven, a part the
+    append has not ('' for no result, no change, no idempotency record) sent as ''. Encoded here,
+    as UTF-8 (the client's encoding): given text, the client would ask each argument its type on
+    every append, which took as long as laying out the command itself."""
+    texts = (
+        str(write.expected_version),
+        write.canonical_body,
+        write.at,
+        write.hash,
+        write.expected_head,
+        write.writer,
+        write.token_sha256,
+        encode_result(write.result),
+        write.change,
+        write.idempotency_record,
+        str(ttl),
+    )
+    return [text.encode() for text in texts]
 
 
 class Scripts:
@@ -54,37 +76,12 @@ class Scripts:
         return bool(self._create(keys=[header], args=pairs(fields)))
 
     def append(
-        self,
-        *,
-        header: str,
-        events: str,
-        expected_version: int,
-        body: str,
-        at: str,
-        hash: str,
-        expected_head: str,
-        writer: str,
-        token_sha256: str,
-        result: str,
-        change: str,
-        idempotency: str | None,
-        record: str,
-        ttl: int,
+        self, *, header: str, events: str, idempotency: str | None, write: EventWrite, ttl: int
     ) -> Any:
         """Append one event (``lua/append.lua``); ``idempotency``: the record's key of a keyed
-        append, else None. Only the arguments the script reads are sent."""
-        keys = [header, events]
-        args: list[str | int] = [
-            str(expected_version), body, at, hash, expected_head, writer, token_sha256
-        ]  # fmt: skip
-        if idempotency:
-            keys.append(idempotency)
-            args += [result, change, record, ttl]
-        elif change:
-            args += [result, change]
-        elif result:
-            args.append(result)
-        return self._append(keys=keys, args=args)
+        append, else None; ``ttl``: that record's lifetime in seconds."""
+        keys = [header, events] if idempotency is None else [header, events, idempotency]
+        return self._append(keys=keys, args=append_argv(write, ttl))
 
     def restore(self, *, header: str, events: str, stream: list[str]) -> None:
         """Put back a trimmed game's ``stream`` (body, at, hash of each event, in order)."""

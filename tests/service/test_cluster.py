@@ -26,7 +26,7 @@ from service.config import load_config
 from service.stats.keys import LIVE_ROOT, StatsKeys
 from service.store.connection import StoreClient, close, connect
 from service.store.events import EventStore
-from service.store.records import Appended, Conflict
+from service.store.records import Appended, Conflict, EventWrite
 from tests.conftest import make_app
 from tests.redis_cluster import LocalCluster
 from tests.support.api import append, create, legal, play_to_the_end
@@ -239,7 +239,7 @@ def test_appends_go_on_while_a_game_s_slot_moves_to_another_master(tmp_path: Pat
         draw = {"canonical_body": '{"type":"draw"}', "at": "t", "result": None, **BY_THE_RECORDER}
         first = store.get(game_id).head_hash  # type: ignore[union-attr]
         assert store.append(
-            game_id, expected_version=0, expected_head=first, hash="h1", **draw
+            game_id, EventWrite(expected_version=0, expected_head=first, hash="h1", **draw)
         ) == (Appended(1))
 
         slot = client.keyslot(f"t:{{{game_id}}}:header")
@@ -256,14 +256,14 @@ def test_appends_go_on_while_a_game_s_slot_moves_to_another_master(tmp_path: Pat
         )
         # Mid-migration: the source answers ASK for the moved keys.
         on_h1 = {"expected_head": "h1", "hash": "h2", **draw}
-        assert store.append(game_id, expected_version=1, **on_h1) == Appended(2)
-        assert store.append(game_id, expected_version=1, **on_h1) == Conflict(2)
+        assert store.append(game_id, EventWrite(expected_version=1, **on_h1)) == Appended(2)
+        assert store.append(game_id, EventWrite(expected_version=1, **on_h1)) == Conflict(2)
 
         for port in cluster.ports:
             cluster.node(port).execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[target])
         # Moved: the source answers MOVED, and the client learns the new map.
         on_h2 = {"expected_head": "h2", "hash": "h3", **draw}
-        assert store.append(game_id, expected_version=2, **on_h2) == Appended(3)
+        assert store.append(game_id, EventWrite(expected_version=2, **on_h2)) == Appended(3)
         assert owner_port(client, f"t:{{{game_id}}}:header") == target
         assert [event.seq for event in store.events(game_id)] == [1, 2, 3]
         assert store.get(game_id).version == 3  # type: ignore[union-attr]

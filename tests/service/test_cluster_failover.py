@@ -28,7 +28,7 @@ from service.config import load_config
 from service.store import connection
 from service.store.connection import STORE_UNAVAILABLE, ReplicaNotConfirmedError, close
 from service.store.events import EventStore
-from service.store.records import Appended, Replayed
+from service.store.records import Appended, EventWrite, Replayed
 from tests.cluster_failover import kill_a_master_under_load, master_of
 from tests.redis_cluster import LocalCluster
 from tests.support.records import BY_THE_RECORDER, record
@@ -114,11 +114,11 @@ def test_a_write_no_replica_confirms_is_unavailable_and_then_goes_on_without_wai
     replicated_cluster.kill(replica_port, signal.SIGKILL)
 
     def append(version: int) -> Any:
-        return store.append(game_id, expected_version=version,
+        return store.append(game_id, EventWrite(expected_version=version,
                             expected_head=head(game_id, version), canonical_body=DRAW, at="t",
                             hash=f"h{version + 1}", result=None, **BY_THE_RECORDER,
                             idempotency_key=f"k{version}",
-                            idempotency_record=f"answer {version}")  # fmt: skip
+                            idempotency_record=f"answer {version}"))  # fmt: skip
 
     with pytest.raises(ReplicaNotConfirmedError) as refused:
         append(0)

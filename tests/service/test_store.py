@@ -10,7 +10,7 @@ import redis
 from service.store.chain import canonical_json, event_hash, header_hash
 from service.store.connection import StoreClient
 from service.store.events import EventStore
-from service.store.records import Appended, Conflict, Finished, Missing, Replayed
+from service.store.records import Appended, Conflict, EventWrite, Finished, Missing, Replayed
 from tests.support.records import BY_THE_RECORDER, record
 
 
@@ -28,12 +28,14 @@ def append(store: EventStore, game_id: str, version: int, body: dict[str, object
     at = "2026-11-26T00:00:01.000Z"
     return store.append(
         game_id,
-        expected_version=version,
-        expected_head=current.head_hash,
-        canonical_body=canonical_json(body),
-        at=at,
-        hash=event_hash(current.head_hash, version + 1, at, body),
-        **{**BY_THE_RECORDER, **kw},  # type: ignore[arg-type]
+        EventWrite(
+            expected_version=version,
+            expected_head=current.head_hash,
+            canonical_body=canonical_json(body),
+            at=at,
+            hash=event_hash(current.head_hash, version + 1, at, body),
+            **{**BY_THE_RECORDER, **kw},  # type: ignore[arg-type]
+        ),
     )
 
 
@@ -112,13 +114,15 @@ def test_append_to_a_missing_game_writes_nothing(any_redis: redis.Redis, key_pre
     store = new_store(any_redis, key_prefix)
     outcome = store.append(
         "ghost",
-        expected_version=0,
-        expected_head="h0",
-        canonical_body="{}",
-        at="t",
-        hash="h",
-        result=None,
-        **BY_THE_RECORDER,
+        EventWrite(
+            expected_version=0,
+            expected_head="h0",
+            canonical_body="{}",
+            at="t",
+            hash="h",
+            result=None,
+            **BY_THE_RECORDER,
+        ),
     )
     assert outcome == Missing()
     assert store.events("ghost") == []

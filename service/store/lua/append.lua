@@ -12,7 +12,7 @@
 --
 -- KEYS[1]  header
 -- KEYS[2]  events
--- KEYS[3]  the idempotency record's key, only for a keyed append
+-- KEYS[3]  the idempotency record's key, for a keyed append (none otherwise)
 -- ARGV[1]  the expected version
 -- ARGV[2]  the body (canonical JSON)
 -- ARGV[3]  at
@@ -20,14 +20,13 @@
 -- ARGV[5]  the expected head hash
 -- ARGV[6]  the writer: 'recorder', or the seat's index
 -- ARGV[7]  the SHA-256 of the writer's token
--- ARGV[8]  only when one or more follows: the result (or '')
--- ARGV[9]  only when a change of status or a key follows: the change ('' for none, 'abandon', or
---          'reopen': a retraction of a finished game's last move, which the game must be
---          finished or archived for, its stream in Redis)
--- ARGV[10] for a keyed append: the record
--- ARGV[11] for a keyed append: the record's lifetime, in seconds
--- An append sends no more than it needs: each argument is encoded, sent and parsed on every move
--- (service.store.scripts.Scripts.append lays them out).
+-- ARGV[8]  the result of a move that ends the game, else ''
+-- ARGV[9]  the change of status: '' for none, 'abandon', or 'reopen' (a retraction of a finished
+--          game's last move, which the game must be finished or archived for, its stream in Redis)
+-- ARGV[10] the idempotency record of a keyed append, else ''
+-- ARGV[11] the idempotency record's lifetime, in seconds
+-- Every append sends all eleven, in this order, laid out from one value in one place
+-- (service.store.scripts.append_argv).
 
 local header, events, idem = KEYS[1], KEYS[2], KEYS[3]
 local current = redis.call('HMGET', header, 'version', 'status', 'head_hash', 'trimmed',
@@ -46,7 +45,7 @@ if idem then
         return {'replayed', prior}
     end
 end
-local change = ARGV[9] or ''
+local change = ARGV[9]
 if change == 'reopen' then
     if current[2] == 'active' then return {'conflict', current[1]} end
     if current[2] ~= 'finished' and current[2] ~= 'archived' then return {'finished'} end
@@ -58,7 +57,7 @@ if current[1] ~= ARGV[1] then return {'conflict', current[1]} end
 if current[3] ~= ARGV[5] then return {'other_head', current[1]} end
 local seq = tonumber(ARGV[1]) + 1
 redis.call('XADD', events, '0-' .. seq, 'body', ARGV[2], 'at', ARGV[3], 'hash', ARGV[4])
-if ARGV[8] and ARGV[8] ~= '' then
+if ARGV[8] ~= '' then
     redis.call('HSET', header, 'version', seq, 'head_hash', ARGV[4],
                'status', 'finished', 'finished_at', ARGV[3], 'result', ARGV[8])
 elseif change == 'abandon' then
