@@ -94,8 +94,11 @@ import { askForKey, keepKey, keptKey } from "./lib/write-key.js";
       const names = rows.map((row) => row.querySelector("input").value.trim());
       for (const row of form.querySelectorAll('.game-option[data-kind="teams"] .player-row')) {
         const seat = Number(row.dataset.seat);
-        row.querySelector("label").textContent = names[seat] || `Seat ${seat}`;
+        row.querySelector("label").textContent = names[seat] || `Player ${seat + 1}`;
       }
+      // "More options" only where the game takes one of them.
+      const more = document.getElementById("more-options");
+      more.hidden = [...more.querySelectorAll(".field")].every((field) => field.hidden);
     }
 
     function clearErrors() {
@@ -126,6 +129,9 @@ import { askForKey, keepKey, keptKey } from "./lib/write-key.js";
         slot.textContent = (slot.textContent ? slot.textContent + " " : "") +
           (slot.id === "error-options" ? `${field}: ` : "") + words(detail);
         slot.hidden = false;
+        // A refused option behind "More options" is shown, not left closed.
+        const closed = slot.closest("details");
+        if (closed) closed.open = true;
         const container = slot.closest(".field");
         const input = container && container.querySelector("input, select, textarea");
         if (input) {

@@ -206,7 +206,7 @@ async function openRecorder() {
     } else if (view.refused) {
       recordingAs.textContent = "Not recording: this link's token is not this game's.";
     } else {
-      recordingAs.textContent = "Not recording: this link has no token (#token=…).";
+      recordingAs.textContent = "Not recording: this is the link for spectators; a player's own link records.";
     }
     recordingAs.hidden = false;
     recordingAs.dataset.role = view.role;
@@ -590,7 +590,7 @@ async function openRecorder() {
     if (view.status === "abandoned") say("The game was abandoned.");
     else if (view.status !== "active") say("The game is over.");
     else if (view.refused) say("This link's token is not this game's: the moves are shown, not recorded.");
-    else if (!view.token) say("This link has no token (#token=…): the moves are shown, not recorded.");
+    else if (!view.token) say("This is the link for spectators: the moves are shown, not recorded.");
     else if (statusLine.dataset.keep) {
       // The answer to a tap stays; on a seat's page, followed by whose turn it now is.
       if (!mine) say(`${statusLine.textContent} ${waiting(state)}`);
