@@ -124,6 +124,11 @@ def shown_number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+def counted(value: float, noun: str) -> str:
+    """``value`` with its noun, plural but for one: "1 game", "3 wins", "2.5 seats"."""
+    return f"{shown_number(value)} {noun}{'' if value == 1 else 's'}"
+
+
 def nice_range(low: float, high: float, intervals: int = 4) -> tuple[float, float, float]:
     """An axis from at most ``low`` to at least ``high`` (zero always in it: a rating starts
     there), in about ``intervals`` steps of 1, 2, 2.5 or 5 times a power of ten."""

@@ -4,7 +4,7 @@ The contract gives every error one JSON body, ``{"error": {"code", "message", "d
 every path, the pages' included. A person's browser asks for ``text/html`` before JSON, and would
 show that body as text; so a refused page is answered with HTML when, and only when, the request
 prefers ``text/html`` to ``application/json``, and with the JSON body otherwise (no ``Accept``,
-``*/*``, ``application/json``). Views raise; the pages' error handlers (``service.pages.views``)
+``*/*``, ``application/json``). Views raise; the pages' error handlers (``service.pages.blueprint``)
 answer, through ``answer`` alone.
 """
 
