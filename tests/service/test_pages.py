@@ -286,8 +286,10 @@ def test_a_game_page_refuses_a_parameter_it_does_not_take(client: FlaskClient, p
     html = response.get_data(as_text=True)
     assert "unknown query parameter" in html and "bogus" in html
     assert f'href="{path}"' in html
-    # Where the page's link carries a token after "#" (which no server sees), it says to keep it.
-    assert ("#token=" in html) == (page in ("record", "share"))
+    # Where the page's link carries a code after "#" (which no server sees), it says to keep it,
+    # in words, not the token's.
+    assert ("keep that part" in html) == (page in ("record", "share"))
+    assert "#token=" not in html
     # The page without it is shown as ever.
     assert client.get(path, headers=BROWSER).status_code == 200
 
