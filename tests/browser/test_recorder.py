@@ -461,7 +461,7 @@ def test_a_link_without_the_games_token_shows_the_game_and_records_nothing(
     page: Page, server: LiveServer
 ) -> None:
     game = create(server.client, players=["Ana", "Ben"], seed=3)
-    for fragment, says in (("", "no token"), ("#token=not-the-token", "not this game's")):
+    for fragment, says in (("", "for spectators"), ("#token=not-the-token", "not this game's")):
         page.goto("about:blank")  # a new fragment alone would not load the page again
         page.goto(f"{server.url}/games/{game['id']}/record{fragment}")
         expect(page.locator(RECORDER)).to_have_attribute("data-ready", "true")

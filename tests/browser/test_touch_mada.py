@@ -180,17 +180,23 @@ class Touches:
         controls = seen["controls"]
         labels = [control["label"] for control in controls]
         if seen["open"] and seen["title"] == CONFIRM_TITLE:
-            # The frame asks before a move that ends the game: once "not yet", then "yes".
-            assert sorted(labels) == sorted([YES, NOT_YET]), labels
-            wanted = YES if self.declined else NOT_YET
-            if self.declined:
-                self.confirmed += 1
-            else:
+            # The frame asks before a move that ends the game: once "not yet", then "yes". The
+            # sheet's one way out says "not yet" (no "No" beside a Cancel).
+            assert labels == [YES], labels
+            expect(page.locator("#picker-cancel")).to_have_text(NOT_YET)
+            if not self.declined:
                 self.declined += 1
+                page.locator("#picker-cancel").click()
+                expect(page.locator("#picker")).to_be_hidden()
+                assert page.locator(RECORDER).get_attribute("data-version") == str(seen["version"])
+                self.said = []
+                return
+            self.confirmed += 1
+            wanted = YES
         index = labels.index(wanted) if wanted else self.chooser.randrange(len(controls))
         chosen = controls[index]
         self.where["picker" if seen["open"] else "board" if chosen["onBoard"] else "button"] += 1
-        if chosen["label"] not in (YES, NOT_YET):
+        if chosen["label"] != YES:
             self.said.append(chosen["label"])
         before = page.evaluate(SIGNATURE_JS)
         page.locator(f'[data-records-move][data-test-index="{index}"]').click()
@@ -200,9 +206,6 @@ class Touches:
             arg=before,
         )
         version = int(page.locator(RECORDER).get_attribute("data-version") or "0")
-        if chosen["label"] == NOT_YET:
-            assert version == seen["version"], "declined, yet recorded"
-            self.said = []
         if version != seen["version"]:
             assert version == seen["version"] + 1
             last = events(self.client, self.game, token=True)[-1]

@@ -940,3 +940,10 @@ def test_options_keep_a_location_and_a_comment_when_given() -> None:
 )  # fmt: skip
 def test_options_refuse_a_location_or_comment_past_its_length(field: str, value: Any) -> None:
     assert field in refused_option(title="Azul", **{field: value}).details
+
+
+def test_eight_players_have_eight_colours_of_their_own() -> None:
+    colours = GAME.seat_colours(8)
+    assert len(colours) == 8 and len(set(colours)) == 8
+    # A game of rules keeps the colours it had for its seats.
+    assert GAME.seat_colours(5) == colours[:5]

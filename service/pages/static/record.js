@@ -199,12 +199,15 @@ async function openRecorder() {
   // Whose link this is ----------------------------------------------------------------------
 
   function showWho() {
+    // A game's package may word whose page this is its own way (a score pad has no hands).
+    const own = (drawing && drawing.words) || {};
     if (view.role === "recorder") {
-      recordingAs.textContent = "Recorder (all seats): every move, every hand.";
+      recordingAs.textContent = own.recorder || "Recorder (all seats): every move, every hand.";
     } else if (view.role === "seat") {
-      recordingAs.textContent = `Recording as ${nameOf(view.seat)}: ${nameOf(view.seat)}'s hand and moves only.`;
+      const name = nameOf(view.seat);
+      recordingAs.textContent = own.seat ? own.seat(name) : `Recording as ${name}: ${name}'s hand and moves only.`;
     } else if (view.refused) {
-      recordingAs.textContent = "Not recording: this link's token is not this game's.";
+      recordingAs.textContent = "Not recording: this link is not this game's.";
     } else {
       recordingAs.textContent = "Not recording: this is the link for spectators; a player's own link records.";
     }
@@ -307,6 +310,8 @@ async function openRecorder() {
     const over = view.status === "finished" || view.status === "archived";
     undo.textContent = over ? "Take back the last move" : "Undo the last move";
     undo.disabled = view.busy || view.role !== "recorder" || !(view.status === "active" || over) || standing().length === 0;
+    // One Undo on the page: a game's drawing that offers its own (data-undo) stands in for it.
+    undo.hidden = view.role === "seat" || Boolean(actions.querySelector("[data-undo]"));
     abandon.hidden = view.role !== "recorder" || view.status !== "active";
     abandon.disabled = view.busy;
   }
@@ -355,7 +360,7 @@ async function openRecorder() {
       const more = view.role === "recorder" ? " A mistake in the last move? Take it back: the game goes on." : "";
       legalBox.append(element("p", { class: "note", text: `The game is over: nothing more to record.${more}` }));
     } else if (!view.token) {
-      legalBox.append(element("p", { class: "note", text: "Moves are offered to a link with a token only." }));
+      legalBox.append(element("p", { class: "note", text: "Moves are recorded from the recorder's link or a player's own link only." }));
     } else if (view.role === "seat" && view.awaited !== view.seat) {
       // The status line says whose decision is awaited; the page follows the game till then.
       legalBox.append(element("p", { class: "note waiting", text: `Not your turn, ${nameOf(view.seat)}: your moves appear here when it is.` }));
@@ -589,12 +594,13 @@ async function openRecorder() {
     const mine = view.role !== "seat" || view.awaited === view.seat || view.free.length > 0;
     if (view.status === "abandoned") say("The game was abandoned.");
     else if (view.status !== "active") say("The game is over.");
-    else if (view.refused) say("This link's token is not this game's: the moves are shown, not recorded.");
+    else if (view.refused) say("This link is not this game's: the moves are shown, not recorded.");
     else if (!view.token) say("This is the link for spectators: the moves are shown, not recorded.");
     else if (statusLine.dataset.keep) {
       // The answer to a tap stays; on a seat's page, followed by whose turn it now is.
       if (!mine) say(`${statusLine.textContent} ${waiting(state)}`);
     } else if (!mine) say(waiting(state));
+    else if (drawing && drawing.words && drawing.words.awaited) say(drawing.words.awaited(state, view.role, nameOf(view.seat)));
     else if (view.role === "seat") say(`Your turn, ${nameOf(view.seat)}: touch the move you make.`);
     else say(`Move ${state.version + 1}: touch the move that was made.`);
   }
@@ -634,10 +640,8 @@ async function openRecorder() {
       const sure = await pick({
         title: "This move ends the game",
         note: `${result}Record “${words}” and end the game?`,
-        options: [
-          { label: "Yes: record it and end the game", value: true },
-          { label: "No, not yet", value: false },
-        ],
+        options: [{ label: "Yes: record it and end the game", value: true }],
+        cancel: "No, not yet",
       });
       if (!sure) {
         focusNext();
@@ -735,10 +739,8 @@ async function openRecorder() {
       const sure = await pick({
         title: "Take back the last move?",
         note: `“${last}” ended the game. Taken back, the game goes on, and its result leaves the statistics and ratings until it ends again.`,
-        options: [
-          { label: "Yes: take it back, the game goes on", value: true },
-          { label: "No, the game is over", value: false },
-        ],
+        options: [{ label: "Yes: take it back, the game goes on", value: true }],
+        cancel: "No, the game is over",
       });
       if (!sure) return;
     }
@@ -749,10 +751,8 @@ async function openRecorder() {
     const sure = await pick({
       title: "Abandon this game?",
       note: "It ends here without a result: it counts in no statistics and no rating, and nothing more can be recorded. The moves stay in its record.",
-      options: [
-        { label: "Yes: abandon the game", value: true },
-        { label: "No, go on recording", value: false },
-      ],
+      options: [{ label: "Yes: abandon the game", value: true }],
+      cancel: "No, go on recording",
     });
     if (sure) record({ type: "abandon" }, "the game abandoned");
   });
