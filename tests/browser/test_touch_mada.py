@@ -580,3 +580,51 @@ def test_a_deep_set_aside_stack_shows_every_cards_value_on_a_phone(
             [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
         )
         assert on_top == corner.text_content(), (index, on_top, count)
+
+
+# Each card target of the hand: how much of its width a finger can touch (the points along its
+# middle where the page hands the touch to that target), once scrolled into the board's frame.
+TOUCHABLE_JS = """
+(target) => {
+  target.scrollIntoView({ block: "center", inline: "center" });
+  const box = target.getBoundingClientRect();
+  const y = box.top + box.height / 2;
+  let touched = 0;
+  for (let x = Math.ceil(box.left); x < box.right; x += 1) {
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit.closest(".mada-target") === target) touched += 1;
+  }
+  return { width: box.width, touched };
+}
+"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE])
+def test_every_card_of_a_fanned_hand_is_touched_over_its_whole_visible_part(
+    page: Page, server: LiveServer
+) -> None:
+    game = create(server.client, game="mada", players=FIVE, seed=5, options={"chance": "seeded"})
+    chooser = random.Random(2)
+    # On to a turn whose player may play from a hand of three cards or more (a fan that overlaps
+    # on a phone).
+    for _ in range(200):
+        moves = legal(server.client, game)
+        current = server.client.get(
+            f"/games/{game['id']}/state", headers={"Authorization": f"Bearer {game['token']}"}
+        ).json
+        seat = current.get("current_player")
+        plays = [move for move in moves if move["type"] == "play"]
+        if plays and isinstance(seat, int) and len(current["hands"][seat]) >= 3:
+            break
+        assert moves, "the game ended first"
+        assert append(server.client, game, chooser.choice(moves)).status_code == 201
+    else:
+        pytest.fail("no turn with three cards in hand")
+    open_recorder(page, server, game, version=None)
+    targets = page.locator("#board .mada-target.card")
+    assert targets.count() >= 3
+    for index in range(targets.count()):
+        seen = targets.nth(index).evaluate(TOUCHABLE_JS)
+        # The whole visible part of the card is its own, and a finger's width.
+        assert seen["touched"] >= seen["width"] - 2, seen
+        assert seen["touched"] >= 44, seen
