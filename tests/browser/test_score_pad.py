@@ -8,7 +8,6 @@ every control that records is at least 44x44 CSS pixels.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -60,27 +59,6 @@ TOTALS_JS = """
 @pytest.fixture
 def viewport() -> dict[str, int]:
     return PHONE
-
-
-@pytest.fixture
-def phone(browser: Any, server: LiveServer) -> Iterator[Page]:
-    """A phone's page: 390x844, touch. What it logs as errors fails the test."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.set_default_timeout(10_000)
-    opened = context.new_page()
-    problems: list[str] = []
-    opened.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    opened.on(
-        "console",
-        lambda message: (
-            problems.append(message.text)
-            if message.type == "error" and "/stream" not in message.text
-            else None
-        ),
-    )
-    yield opened
-    context.close()
-    assert not problems, problems
 
 
 def new_sheet(server: LiveServer, **options: Any) -> dict[str, Any]:

@@ -6,10 +6,7 @@ words (no hand, no turn), one Undo and one way to cancel a question."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import LiveServer, append, open_recorder
@@ -39,18 +36,6 @@ CELLS_JS = """
   });
 }
 """
-
-
-@pytest.fixture
-def phone(browser: Any, server: LiveServer) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.set_default_timeout(10_000)
-    opened = context.new_page()
-    problems: list[str] = []
-    opened.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-    yield opened
-    context.close()
-    assert not problems, problems
 
 
 def visible_words(page: Page) -> str:
