@@ -108,3 +108,24 @@ def test_teams_are_shown_by_their_names(phone: Page, server: LiveServer) -> None
         "Recording as Bruno: Bruno's own points only."
     )
     expect(phone.locator("#record-status")).to_contain_text("Bruno: add your points")
+
+
+def test_new_names_the_teams_chosen(phone: Page, server: LiveServer) -> None:
+    phone.goto(f"{server.url}/new")
+    phone.get_by_label("Another game").check()
+    phone.locator("#title").fill("Codenames")
+    for seat, name in enumerate(EIGHT[:4]):
+        phone.locator(f"#player-{seat}").fill(name)
+    teams = phone.locator("#field-teams")
+    # No name field before a team is chosen; then one per team in use.
+    expect(teams.locator(".team-name:visible")).to_have_count(0)
+    for name, team in zip(EIGHT[:4], (1, 2, 1, 2), strict=True):
+        teams.get_by_label(name, exact=True).select_option(label=f"Team {team}")
+    expect(teams.locator(".team-name:visible")).to_have_count(2)
+    phone.locator("#team_names-1").fill("Red")
+    phone.locator("#team_names-2").fill("Blue")
+    phone.get_by_role("button", name="Start recording").click()
+    expect(phone.locator("#created")).to_be_visible()
+    games = server.client.get("/games?game=scoresheet").json["games"]
+    state = server.client.get(f"/games/{games[0]['id']}/state").json
+    assert state["teams"] == [[0, 2], [1, 3]] and state["team_names"] == ["Red", "Blue"]
