@@ -17,9 +17,12 @@ from service.store.records import GameRecord
 NO_SCORE: Final = "—"
 
 
-def outcome_words(result: dict[str, Any], players: Sequence[str]) -> str:
+def outcome_words(
+    result: dict[str, Any], players: Sequence[str], options: dict[str, Any] | None = None
+) -> str:
     """Who won the game whose result is ``result``, in a sentence's words: "Chloé won", "Alice
-    and Bruno shared the win", never a win by nobody."""
+    and Bruno shared the win", a named team's "Blue won (Bruno and Dev)" (a score sheet's
+    ``team_names``, in ``options``), never a win by nobody."""
     outcome = result.get("outcome")
     if outcome in ("won", "lost"):
         # A cooperative game: the table shares one fate.
@@ -29,6 +32,9 @@ def outcome_words(result: dict[str, Any], players: Sequence[str]) -> str:
     winners = [players[seat] for seat in result.get("winners") or [] if 0 <= seat < len(players)]
     if not winners:
         return "no winner"
+    team = _winning_team(result.get("winners") or [], options or {})
+    if team is not None:
+        return f"{team} won ({_listed(winners)})"
     return f"{winners[0]} won" if len(winners) == 1 else f"{_listed(winners)} shared the win"
 
 
@@ -64,7 +70,7 @@ def result_words(record: GameRecord, player: str) -> str:
         if record.status == "active":
             return f"under way: {record.version} move{'' if record.version == 1 else 's'}"
         return "abandoned: no result" if record.status == "abandoned" else "no result"
-    outcome = outcome_words(result, record.players)
+    outcome = outcome_words(result, record.players, record.options)
     scores = result.get("scores") or []
     if all(score is None for score in scores):
         return outcome
@@ -76,6 +82,17 @@ def result_words(record: GameRecord, player: str) -> str:
     if own:
         outcome += f"; {player}'s score: {', '.join(own)}"
     return outcome
+
+
+def _winning_team(winners: Sequence[int], options: dict[str, Any]) -> str | None:
+    """The name of the team whose seats are exactly ``winners``, where the teams are named."""
+    teams, names = options.get("teams"), options.get("team_names")
+    if not teams or not names:
+        return None
+    for team, name in zip(teams, names, strict=False):
+        if sorted(team) == sorted(winners):
+            return str(name)
+    return None
 
 
 def _listed(names: list[str]) -> str:

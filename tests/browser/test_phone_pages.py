@@ -165,7 +165,7 @@ def test_results_are_said_in_words(page: Page, server: LiveServer) -> None:
     page.goto(f"{server.url}/")
     listed = page.locator("table.games tbody")
     for words in ("Chloé won", "Alice and Bruno shared the win", "the table lost",
-                  "the table won", "no winner", "Bruno and Dev shared the win"):  # fmt: skip
+                  "the table won", "no winner", "Blue won (Bruno and Dev)"):  # fmt: skip
         expect(listed.get_by_text(words, exact=True).first).to_be_visible()
     # A finished game is "finished", never "archived".
     expect(listed.get_by_text("archived", exact=True)).to_have_count(0)
@@ -178,6 +178,9 @@ def test_results_are_said_in_words(page: Page, server: LiveServer) -> None:
     )
     page.goto(f"{server.url}/games/{games['no-winner']['id']}/view")
     expect(page.locator("#result")).to_have_text("Result: no winner.")
+    # A named team wins by its name.
+    page.goto(f"{server.url}/games/{games['codenames']['id']}/view")
+    expect(page.locator("#result")).to_have_text("Result: Blue won (Bruno and Dev).")
 
     # A player's page: a game without points says no score; a title without points has a dash
     # for a mean score, never 0.

@@ -114,6 +114,12 @@ def test_the_result_in_words() -> None:
     assert result_words(dataclasses.replace(sheet, result=nobody), "Ben") == (
         "no winner; Ben's score: 4"
     )
+    # A named team wins by its name; teams without names, by their players.
+    teams = {"teams": [[0, 2], [1]], "team_names": ["Red", "Blue"]}
+    named = dataclasses.replace(sheet, options=teams, result={**nobody, "winners": [0, 2]})
+    assert result_words(named, "Ben") == "Red won (Ana and Ana); Ben's score: 4"
+    unnamed = dataclasses.replace(named, options={"teams": [[0, 2], [1]]})
+    assert result_words(unnamed, "Ben").startswith("Ana and Ana shared the win")
     # A game where no number was written says no score: never "no winner; score 0" nor dashes.
     blank = {"winners": [], "ranks": None, "scores": [None, None, None], "outcome": None}
     assert result_words(dataclasses.replace(sheet, result=blank), "Ben") == "no winner"

@@ -107,18 +107,24 @@ export function showResult(game, players) {
   const said = scores.some((score) => score !== null)
     ? `; scores ${scores.map((score, seat) => `${players[seat]} ${score === null ? "—" : score}`).join(", ")}`
     : "";
-  result.textContent = `Result: ${outcomeWords(game.result, players)}${said}.`;
+  result.textContent = `Result: ${outcomeWords(game.result, players, game.options)}${said}.`;
   result.hidden = false;
 }
 
 /** Who won, in words (service/pages/results.py's outcome_words): "Chloé won", "Alice and Bruno
- * shared the win", a cooperative game's "the table won" or "the table lost", "a draw", or "no
- * winner", never "won by" nobody. */
-export function outcomeWords(result, players) {
+ * shared the win", a named team's "Blue won (Bruno and Dev)", a cooperative game's "the table
+ * won" or "the table lost", "a draw", or "no winner", never "won by" nobody. */
+export function outcomeWords(result, players, options) {
   if (result.outcome === "won" || result.outcome === "lost") return `the table ${result.outcome}`;
   if (result.draw) return "a draw";
   const names = (result.winners || []).map((seat) => players[seat]);
   if (!names.length) return "no winner";
+  const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  // A named team (a score sheet's team_names): "Blue won (Bruno and Dev)".
+  const { teams, team_names: teamNames } = options || {};
+  const same = (team) => team.length === result.winners.length && team.every((seat) => result.winners.includes(seat));
+  const won = teams && teamNames ? teams.findIndex(same) : -1;
+  if (won >= 0 && teamNames[won]) return `${teamNames[won]} won (${listed})`;
   if (names.length === 1) return `${names[0]} won`;
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} shared the win`;
 }
