@@ -295,13 +295,19 @@ def test_a_game_page_refuses_a_parameter_it_does_not_take(client: FlaskClient, p
 
 
 def test_the_pages_write_each_function_once_and_word_no_move() -> None:
-    """The recorder's and the viewer's scripts share their code through the modules of static/lib
-    (a client, following a game, drawing helpers, the picker), imported by both: no function is
-    written in both. No page words a move: the API sends each move's words (Game.describe)."""
+    """The recorder's (record.js and static/recorder/) and the viewer's scripts share their code
+    through the modules of static/lib (a client, following a game, drawing helpers, the picker),
+    imported by both: no function is written in both. No page words a move: the API sends each
+    move's words (Game.describe)."""
     declared = {}
-    for name in ("viewer.js", "record.js"):
-        text = (PAGES / "static" / name).read_text()
-        assert re.search(r'^import .* from "\./lib/client\.js";$', text, re.M), name
+    # The recorder is record.js and its modules by concern (static/recorder/).
+    scripts = {
+        "viewer.js": [PAGES / "static" / "viewer.js"],
+        "record.js": [PAGES / "static" / "record.js", *sorted(PAGES.glob("static/recorder/*.js"))],
+    }
+    for name, paths in scripts.items():
+        text = "\n".join(path.read_text() for path in paths)
+        assert re.search(r'^import .* from "\.\.?/lib/client\.js";$', text, re.M), name
         declared[name] = set(re.findall(r"\bfunction\s+(\w+)\s*\(", text)) | set(
             re.findall(r"\b(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>", text)
         )
