@@ -5,7 +5,9 @@ seconds.
 It is ``tabletape worker`` in a child process, with the server's environment (and so its Redis,
 embedded or not). A supervisor thread of the serving process starts it, starts it again if it
 dies (after a pause that grows while it keeps dying, up to a minute), and stops it when the server
-stops. Where workers run apart (docker compose, a cluster), ``serve --no-worker`` leaves it out.
+stops: asked as the server is asked to stop (``stop_soon``), and waited for once it has stopped
+(``stop``). Where workers run apart (docker compose, a cluster), ``serve --no-worker`` leaves it
+out.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import threading
 import time
 
 import click
+
+from service.store.embedded import die_with_parent
 
 # Pauses before starting a worker that died again: the longer it keeps dying, the longer.
 RESTART_PAUSES = (1, 2, 5, 15, 60)
@@ -34,12 +38,18 @@ class SupervisedWorker:
     def start(self) -> None:
         self._thread.start()
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def stop_soon(self) -> None:
+        """Ask the worker to stop, without waiting: the server is stopping (``stop`` waits)."""
         self._stop.set()
         process = self._process
         if process is not None and process.poll() is None:
             # RQ's warm shutdown: the job in hand is finished (an archive job is idempotent).
             process.send_signal(signal.SIGTERM)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.stop_soon()
+        process = self._process
+        if process is not None and process.poll() is None:
             try:
                 process.wait(timeout)
             except subprocess.TimeoutExpired:
@@ -51,8 +61,14 @@ class SupervisedWorker:
         deaths = 0
         while not self._stop.is_set():
             began = time.monotonic()
+            # A session of its own: a terminal's Ctrl-C reaches the server alone, which stops the
+            # worker once it has stopped answering (and it dies with the server all the same).
+            # Its log quiet but for warnings, so that the server's last lines say where to open it.
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "cli", "worker"], env=dict(os.environ)
+                [sys.executable, "-m", "cli", "worker", "--log-level", "WARNING"],
+                env=dict(os.environ),
+                start_new_session=True,
+                preexec_fn=die_with_parent,
             )
             code = self._process.wait()
             if self._stop.is_set():

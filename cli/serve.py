@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Mapping
 from typing import Any
 
 import click
 
 from cli.archiver import SupervisedWorker
+from service.network import is_loopback, network_origin
+
+# Seconds gunicorn gives the requests in flight once asked to stop.
+GRACEFUL_SECONDS = 3
+# How long the server may take to answer its first request before its addresses are said anyway.
+READY_SECONDS = 30
 
 
 @click.command(short_help="Serve the HTTP API (gunicorn).")
@@ -78,6 +90,9 @@ def serve(
     from service.store.embedded import EmbeddedRedis
 
     _check_address_free(host, port)
+    # The workers load their settings from the environment: where the server listens, for the
+    # pages to hand out links the other phones reach (service.pages.addresses).
+    os.environ["TABLETAPE_LISTEN"] = f"{host}:{port}"
     config = load_config()
     streams = _stream_limit(config["STREAM_LIMIT"], worker_class, connections, threads)
     # The workers load their settings from the environment.
@@ -98,6 +113,13 @@ def serve(
         raise
 
     control_socket = os.path.abspath(os.path.join(config["DATA_DIR"], "gunicorn.ctl"))
+    supervised = SupervisedWorker() if archive_worker else None
+
+    def when_ready(arbiter: Any) -> None:
+        stop_gracefully_on_any_signal(arbiter, supervised)
+        threading.Thread(
+            target=say_where_to_open, args=(host, port), name="addresses", daemon=True
+        ).start()
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -108,7 +130,12 @@ def serve(
                 "worker_connections": connections,
                 "worker_class": worker_class_name(worker_class),
                 "accesslog": "-",
-                "graceful_timeout": 10,
+                # The requests in flight are answered within it; past it their workers are
+                # stopped. With the rest of the stop, the server is gone within 5 s.
+                "graceful_timeout": GRACEFUL_SECONDS,
+                "when_ready": when_ready,
+                "post_worker_init": leave_interrupts_to_the_master,
+                "worker_exit": exit_at_once,
             }
             # gunicorn's control socket (gunicorn 25.1 on) is by default one in the home folder,
             # which every server on the machine would share: each has its own, beside its data.
@@ -122,7 +149,6 @@ def serve(
 
             return create_app()
 
-    supervised = SupervisedWorker() if archive_worker else None
     if supervised is not None:
         supervised.start()
     # Objects made before the fork stay out of the workers' collections: no page of them is copied
@@ -135,6 +161,65 @@ def serve(
             supervised.stop()
         if embedded is not None:
             embedded.stop()
+
+
+def stop_gracefully_on_any_signal(arbiter: Any, supervised: SupervisedWorker | None) -> None:
+    """In gunicorn's master, once it serves: SIGINT (Ctrl-C) stops it as SIGTERM does, answering
+    the requests in flight (gunicorn's own SIGINT drops them), and either asks the archive worker
+    to stop at once, so that it is not started again while the server stops."""
+
+    def stop(signum: int, frame: Any) -> None:
+        if supervised is not None:
+            supervised.stop_soon()
+        arbiter.signal(signal.SIGTERM, frame)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+
+
+def leave_interrupts_to_the_master(worker: Any) -> None:
+    """In each gunicorn worker: a terminal's Ctrl-C reaches every process of the server; the
+    master alone acts on it, stopping the workers gracefully (SIGTERM), so that their requests
+    in flight are answered."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def exit_at_once(arbiter: Any, worker: Any) -> None:
+    """In each gunicorn worker, once it has answered its requests and closed: exit now. Beside
+    the archive worker's supervisor, a worker otherwise lingers at Python's exit (on what the
+    fork copied of the master's threads) until gunicorn kills it at the graceful timeout."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def say_where_to_open(host: str, port: int) -> None:
+    """Once the server answers, its last lines: where to open it on this machine and, when it
+    listens beyond loopback, on the local network, where the other phones at the table open it;
+    when it listens on loopback only, that they cannot, and how to start it so that they can."""
+    here = "127.0.0.1" if host in ("0.0.0.0", "") or is_loopback(host) else host
+    here = "[::1]" if host == "::" else (f"[{here}]" if ":" in here else here)
+    deadline = time.monotonic() + READY_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://{here}:{port}/health", timeout=1):
+                break
+        except urllib.error.HTTPError:  # an answer all the same (503: the store is down)
+            break
+        except OSError:  # not answering yet
+            time.sleep(0.2)
+    # The workers' own start lines first.
+    time.sleep(0.3)
+    lines = [f"Tabletape is ready. Open it on this machine: http://{here}:{port}/new"]
+    network = network_origin(host, port)
+    if network is not None:
+        lines.append(f"On the local network, for the other phones at the table: {network}/new")
+    elif is_loopback(host):
+        lines.append(
+            "Other phones cannot reach it: it listens on this machine only. For them to, start"
+            " it with: tabletape serve --host 0.0.0.0"
+        )
+    click.echo("\n".join(lines))
 
 
 def _check_address_free(host: str, port: int) -> None:

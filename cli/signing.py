@@ -39,7 +39,9 @@ def keygen() -> None:
 )
 def verify(files: tuple[str, ...], vkey: str | None) -> None:
     """Check exported records (GET /games/{id}/export, `tabletape export`, or an archive file),
-    from the files alone: no server, no store. For each: the seed against its commitment, a
+    and tournaments' exports (GET /tournaments/{id}/export: every round paired again from the
+    seed, every table's record checked, the standings counted again), from the files alone: no
+    server, no store. For each: the seed against its commitment, a
     replay of every move by the rules, every event's hash and the chain to the head, and the
     signed note (its signature by VKEY, its head and version the record's, the file's id,
     status, created_at and finished_at the note's), and the file's result the replay's. One
@@ -51,6 +53,7 @@ def verify(files: tuple[str, ...], vkey: str | None) -> None:
     from service.signing.note import NoteError, VerifierKey
     from service.signing.verify import records_in
     from service.signing.verify import verify as verify_record
+    from service.tournaments.verify import is_tournament, verify_tournament
 
     # Games from other packages, as the service loads them (TABLETAPE_GAMES); no configuration
     # is read beyond it (service.config would load the store's client).
@@ -62,7 +65,10 @@ def verify(files: tuple[str, ...], vkey: str | None) -> None:
     failed = 0
     for path in files:
         for where, document in records_in(path):
-            verdict = verify_record(document, pinned)
+            # A tournament's export (GET /tournaments/{id}/export) is checked whole: its rounds
+            # paired again, every table's record, its standings.
+            check = verify_tournament if is_tournament(document) else verify_record
+            verdict = check(document, pinned)
             failed += not verdict.ok
             click.echo(f"{where}: {'holds' if verdict.ok else 'REFUSED'}: {verdict.sentence}.")
     sys.exit(1 if failed else 0)

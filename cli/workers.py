@@ -10,7 +10,14 @@ from cli.services import load_services
 
 @click.command(short_help="Run an RQ worker: archives finished games.")
 @click.option("--burst", is_flag=True, help="stop once the queues are empty")
-def worker(burst: bool) -> None:
+@click.option(
+    "--log-level",
+    type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]),
+    default="INFO",
+    show_default=True,
+    help="what RQ logs (`tabletape serve`'s own worker logs warnings only)",
+)
+def worker(burst: bool, log_level: str) -> None:
     """Run an RQ worker for the service's queues (on QUEUE_REDIS_URL, else REDIS_URL, else the
     embedded Redis); its jobs read the games from REDIS_URL's store.
 
@@ -26,7 +33,12 @@ def worker(burst: bool) -> None:
     archive_dir = services.archive_queue.job_args["archive_dir"]
     recount_when_counted_otherwise(services.store.redis, services.store.prefix, archive_dir)
     # The queue's Redis (QUEUE_REDIS_URL): the store may be a cluster, where RQ does not run.
-    run_worker(services.archive_queue.queue.connection, services.store.prefix, burst=burst)
+    run_worker(
+        services.archive_queue.queue.connection,
+        services.store.prefix,
+        burst=burst,
+        logging_level=log_level,
+    )
 
 
 @click.command("reconcile", short_help="Enqueue the archiving of games not archived yet.")

@@ -28,10 +28,12 @@ from service.api.requests import refuse_bodies_over_the_limit, refuse_bodies_tha
 from service.api.schemas import ErrorSchema
 from service.api.stream import stream
 from service.api.strict import refuse_unknown_query_parameters
+from service.api.tournaments import tournaments
 from service.api.views import WRITE_KEY_SCHEME, adding_games_needs_the_write_key, games
 from service.config import load_config
 from service.errors import register_error_handlers
 from service.games import GameService
+from service.nights.api import nights
 from service.pages.views import pages
 from service.plugins import load_games
 from service.signing.keys import KeyRing, key_path, signer_name
@@ -43,6 +45,8 @@ from service.store.embedded import ensure_embedded_redis
 from service.store.events import EventStore
 from service.store.queue import ArchiveQueue
 from service.store.snapshots import SnapshotStore
+from service.tournaments.store import TournamentStore
+from service.tournaments.tournaments import Tournaments
 
 
 class TabletapeApi(Api):
@@ -118,6 +122,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["tabletape"] = services.games
     app.extensions["tabletape.redis"] = services.client
     app.extensions["tabletape.queue"] = services.archive_queue
+    app.extensions["tabletape.tournaments"] = Tournaments(
+        TournamentStore(services.client, settings["KEY_PREFIX"], settings["REPLICA_WAIT_MS"]),
+        services.games,
+    )
     app.extensions["tabletape.body_deadlines"] = BodyDeadlines(settings["BODY_SECONDS"])
 
     api = TabletapeApi(app)
@@ -133,6 +141,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(stats)
     api.register_blueprint(stream)
     api.register_blueprint(imports)
+    api.register_blueprint(tournaments)
+    api.register_blueprint(nights)
     app.register_blueprint(docs_assets)
     app.register_blueprint(pages)
     register_error_handlers(app)

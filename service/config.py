@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from typing import Any
+from zoneinfo import TZPATH, ZoneInfo, ZoneInfoNotFoundError
 
 from service.store.connection import DEFAULT_REPLICA_WAIT_MS
 from service.store.snapshots import SNAPSHOT_EVERY
@@ -80,6 +81,13 @@ DEFAULTS: dict[str, Any] = {
     "SIGNING_KEY": None,
     # The key's name, the first line of every note it signs. Unset: the machine's host name.
     "SIGNER_NAME": None,
+    # The time zone of the game nights (service.nights): an evening runs from 06:00 to 06:00 the
+    # next day on its clock. An IANA name (Europe/Paris); the environment's TZ by default.
+    "TZ": "UTC",
+    # Where `tabletape serve` listens ("host:port"), set by it for its workers: the pages put an
+    # address the other phones reach in the links they hand out (service.pages.addresses).
+    # Unset under any other server: the links keep the address the page was opened at.
+    "LISTEN": None,
 }
 
 # Environment variables read, each named after its setting.
@@ -88,7 +96,7 @@ _FROM_ENVIRONMENT = (
     "ARCHIVE_DIR", "KEY_PREFIX", "RATE_LIMIT", "STREAM_LIMIT", "STREAM_BACKLOG", "STREAM_SECONDS",
     "STREAM_HEARTBEAT", "GAMES", "DURABILITY", "BODY_SECONDS", "SNAPSHOT_EVERY", "IMPORT_MAX_BYTES",
     "HISTORY_MAX_BYTES", "HISTORY_IMPORTS_AT_ONCE", "WRITE_KEY",
-    "CACHE_RECHECK_SECONDS", "SIGNING_KEY", "SIGNER_NAME",
+    "CACHE_RECHECK_SECONDS", "SIGNING_KEY", "SIGNER_NAME", "TZ", "LISTEN",
 )  # fmt: skip
 
 # Settings that are numbers (the environment gives text).
@@ -130,6 +138,31 @@ def load_config(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
                 message = f"TABLETAPE_{name} must be a number, not {config[name]!r}"
                 raise ValueError(message) from None
     config.update(overrides or {})
+    config["TZ"] = time_zone_name(config["TZ"])
     if not config["ARCHIVE_DIR"]:
         config["ARCHIVE_DIR"] = os.path.join(config["DATA_DIR"], "archive")
     return config
+
+
+def time_zone_name(name: str) -> str:
+    """``name`` when it names a time zone zoneinfo knows; the C library's forms are taken too
+    (a leading ``:``, a path into the zone database such as ``:/etc/localtime``, read as the zone
+    it links to). A ValueError saying what TZ takes otherwise, at start rather than at the first
+    game night read."""
+    bare = str(name).removeprefix(":")
+    if bare.startswith("/"):
+        linked = os.path.realpath(bare)
+        bare = next(
+            (
+                os.path.relpath(linked, root)
+                for root in TZPATH
+                if linked.startswith(os.path.realpath(root) + os.sep)
+            ),
+            bare,
+        )
+    try:
+        ZoneInfo(bare)
+    except (ValueError, ZoneInfoNotFoundError):
+        message = f"TZ must name a time zone such as UTC or Europe/Paris, not {name!r}"
+        raise ValueError(message) from None
+    return bare

@@ -91,6 +91,18 @@ class AlreadyImportedError(TabletapeError):
         )
 
 
+class RoundInPlayError(TabletapeError):
+    """A tournament's next round asked for while a table of the round before is being played."""
+
+
+class TournamentOverError(TabletapeError):
+    """A round asked for once a tournament's last round is played."""
+
+
+class ImpossiblePlanError(TabletapeError):
+    """A tournament whose tables cannot be made (10 players at tables of 4 to 4)."""
+
+
 # (status, code) for each error the service or the domain raises on purpose.
 _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     InvalidRequestError: (400, "invalid_request"),
@@ -104,6 +116,9 @@ _STATUS_OF: dict[type[TabletapeError], tuple[int, str]] = {
     IdempotencyConflictError: (409, "idempotency_conflict"),
     AlreadyImportedError: (409, "already_imported"),
     GameFinishedError: (409, "game_finished"),
+    RoundInPlayError: (409, "round_in_play"),
+    TournamentOverError: (409, "tournament_finished"),
+    ImpossiblePlanError: (422, "impossible_plan"),
     IllegalMoveError: (422, "illegal_move"),
     InvalidImportError: (422, "illegal_move"),
     DamagedRecordError: (500, "damaged_record"),

@@ -83,7 +83,9 @@ def reconcile(store: EventStore, archive_queue: ArchiveQueue) -> int:
     return enqueued
 
 
-def run_worker(connection: redis.Redis, key_prefix: str, *, burst: bool = False) -> bool:
+def run_worker(
+    connection: redis.Redis, key_prefix: str, *, burst: bool = False, logging_level: str = "INFO"
+) -> bool:
     """Work the service's queues; with ``burst``, stop once they are empty."""
     queue = Queue(archive_queue_name(key_prefix), connection=connection)
     # Its heartbeat every 5 s, for /health to tell it alive (service.store.queue).
@@ -93,4 +95,4 @@ def run_worker(connection: redis.Redis, key_prefix: str, *, burst: bool = False)
         worker_ttl=WORKER_TTL,
         job_monitoring_interval=JOB_MONITORING_SECONDS,
     )
-    return bool(worker.work(burst=burst))
+    return bool(worker.work(burst=burst, logging_level=logging_level))

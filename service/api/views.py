@@ -196,7 +196,7 @@ def bearer_token() -> str | None:
 
 # The routes that add games: with WRITE_KEY set, each needs it as the Bearer token, and so does
 # every route under /imports/ (the imports of other apps' plays), whatever its blueprint.
-ADDS_GAMES = ("games.Games", "games.Import")
+ADDS_GAMES = ("games.Games", "games.Import", "tournaments.TournamentList")
 
 # The OpenAPI security scheme of those routes.
 WRITE_KEY_SCHEME = {

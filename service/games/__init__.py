@@ -132,6 +132,7 @@ class GameService:
 
     # What a viewer reads (``reads``) -------------------------------------------------------------
     list = _Room("reads", Reads.list)
+    finished_newest = _Room("reads", Reads.finished_newest)
     view = _Room("reads", Reads.view)
     legal_moves = _Room("reads", Reads.legal_moves)
     legal_moves_ending = _Room("reads", Reads.legal_moves_ending)

@@ -9,6 +9,7 @@ names it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 from domain.corrections import voided
@@ -135,6 +136,30 @@ class Reads:
                     return found, place
             if not more:
                 return found, None
+            after = places[-1]
+
+    def finished_newest(
+        self, before: int | None = None, since: int | None = None
+    ) -> Iterator[tuple[int, GameRecord]]:
+        """The finished games, newest first, each with its time in the listing (the millisecond
+        of its finish, ``indexes.played_at``), placed before the millisecond ``before`` and at
+        ``since`` or after (either end open, for None). The index is read a page at a time as
+        the caller goes on, so that a caller that stops early reads no further, and a bounded
+        range reads nothing past its bounds: pages of 10, then twice as many each time, up to
+        the index's page (an evening's games are often fewer than a page)."""
+        store = self.repository.store
+        after = Place(before, "") if before is not None else None
+        size = 10
+        while True:
+            places, more = store.indexes.newest(after=after, since=since, page=size)
+            size = min(2 * size, store.indexes.PAGE)
+            records = store.get_many([place.id for place in places])
+            for record, place in zip(records, places, strict=True):
+                # A header that does not decode is left out, as a listing leaves it.
+                if isinstance(record, GameRecord) and record.over:
+                    yield place.played, record
+            if not more or not places:
+                return
             after = places[-1]
 
     # Audit ---------------------------------------------------------------------------------------

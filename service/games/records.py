@@ -77,7 +77,10 @@ class Records:
         players: list[str],
         seed: int | None,
         options: dict[str, Any],
+        recorder: str | None = None,
     ) -> tuple[GameRecord, Tokens]:
+        """A new game; ``recorder``: its recorder's token when the caller derives it (a
+        tournament's table, whose links its organiser can show again), else a fresh one."""
         game = get_game(game_name)
         if not game.min_players <= len(players) <= game.max_players:
             given = f"{len(players)} name{'' if len(players) == 1 else 's'}"
@@ -97,10 +100,10 @@ class Records:
             "options": normalized,
             "rules_version": game.rules_version,
         }
-        return self._create_record(header)
+        return self._create_record(header, recorder=recorder)
 
     def _create_record(
-        self, played: dict[str, Any], kept: RecordKept | None = None
+        self, played: dict[str, Any], kept: RecordKept | None = None, recorder: str | None = None
     ) -> tuple[GameRecord, Tokens]:
         """A new record of what ``played`` says (game, players, seed, options, rules_version),
         in the current record format: a fresh salt commits to the seed, fresh tokens guard it.
@@ -115,7 +118,7 @@ class Records:
                 seed_commitment(played["seed"], kept.salt) if kept.salt is not None else None
             ),
         }
-        recorder = secrets.token_urlsafe(24)
+        recorder = recorder or secrets.token_urlsafe(24)
         generations = [0 for _ in header["players"]]
         tokens = Tokens(
             recorder=recorder,

@@ -1,10 +1,12 @@
-"""The front page: the recent games, newest first, paged by the listing's cursor."""
+"""The front page: the recent games, newest first, paged by the listing's cursor, and the way to
+the latest game night."""
 
 from __future__ import annotations
 
 from flask import render_template, request, url_for
 
 from service.pages.blueprint import pages, service
+from service.pages.nights import latest_night
 from service.pages.refusals import refuse_unknown_parameters, refused_with
 from service.store.indexes import Place
 
@@ -29,4 +31,5 @@ def index() -> str:
         "index.html",
         games=found,
         next_cursor=next_place.cursor() if next_place is not None else None,
+        latest_night=latest_night(),
     )

@@ -21,6 +21,7 @@ from domain import game_names, get_game
 from service.api.requests import json_body
 from service.errors import InvalidRequestError
 from service.games import move_words
+from service.pages.addresses import share_address
 from service.pages.blueprint import pages, refuse_parameters_but, service
 from service.pages.refusals import refuse_unknown_parameters
 from service.pages.viewer import card_info, drawing_script, listed_events, seat_colours
@@ -33,7 +34,12 @@ MAX_QR_TEXT = 512
 def new_game() -> str:
     """The new-game form: every game and option of the contract; new.js posts it to /games."""
     refuse_parameters_but((), "New game", url_for("pages.new_game"))
-    return render_template("new.html", games=new_game_choices(), suggestions=suggestion_sources())
+    return render_template(
+        "new.html",
+        games=new_game_choices(),
+        suggestions=suggestion_sources(),
+        share=share_address(),
+    )
 
 
 def suggestion_sources() -> dict[str, str]:
@@ -130,7 +136,7 @@ def links(game_id: str) -> str:
     address = url_for("pages.links", game_id=game_id)
     refuse_parameters_but((), "The game's links", address, token_in_fragment=True)
     record = service().get(game_id)
-    return render_template("links.html", record=record)
+    return render_template("links.html", record=record, share=share_address())
 
 
 @pages.route("/games/<game:game_id>/record")

@@ -29,7 +29,9 @@ def outcome_words(
         return f"the table {outcome}"
     if result.get("draw"):
         return "a draw"
-    winners = [players[seat] for seat in result.get("winners") or [] if 0 <= seat < len(players)]
+    seats = result.get("winners") or []
+    # A name seated twice is named once.
+    winners = list(dict.fromkeys(players[seat] for seat in seats if 0 <= seat < len(players)))
     if not winners:
         return "no winner"
     team = _winning_team(result.get("winners") or [], options or {})
@@ -97,3 +99,8 @@ def _winning_team(winners: Sequence[int], options: dict[str, Any]) -> str | None
 
 def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def won_words(result: dict[str, Any] | None, players: Sequence[str]) -> str:
+    """Who won, as a sentence a group reads the next day (``outcome_words``)."""
+    return outcome_words(result or {}, players)

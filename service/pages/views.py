@@ -8,12 +8,23 @@ One module per page or group of pages:
 - ``recorder``: the new-game form, the recorder, a game's links and their QR codes;
 - ``imports``: bringing a group's history in;
 - ``statistics``: a game's statistics and leaderboard;
-- ``players``: a player's page.
+- ``players``: a player's page;
+- ``nights``: a game night's page, and the list of them;
+- ``tournaments``: a new tournament's form, and a tournament's standings and tables.
 """
 
 from __future__ import annotations
 
-from service.pages import front, imports, players, recorder, statistics, viewer
+from service.pages import (
+    front,
+    imports,
+    nights,
+    players,
+    recorder,
+    statistics,
+    tournaments,
+    viewer,
+)
 from service.pages.blueprint import CONTENT_SECURITY_POLICY, pages
 from service.pages.players import PLAYER_GAMES
 from service.pages.recorder import option_names, qr_address
@@ -26,6 +37,7 @@ __all__ = [
     "PLAYER_GAMES",
     "front",
     "imports",
+    "nights",
     "option_names",
     "pages",
     "players",
@@ -34,5 +46,6 @@ __all__ = [
     "score_histogram",
     "shown_moves",
     "statistics",
+    "tournaments",
     "viewer",
 ]

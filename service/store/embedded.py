@@ -62,6 +62,9 @@ class EmbeddedRedis:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            # A session of its own: a terminal's Ctrl-C reaches the server, which stops Redis
+            # last, once its requests are answered (and it dies with the server all the same).
+            start_new_session=True,
             preexec_fn=die_with_parent,
         )
         deadline = time.monotonic() + timeout

@@ -159,10 +159,18 @@ class GameIndexes:
         return keys + [self.keys.index("player", name) for name in sorted(set(record.players))]
 
     def newest(
-        self, *, game: str = "", player: str = "", after: Place | None = None
+        self,
+        *,
+        game: str = "",
+        player: str = "",
+        after: Place | None = None,
+        since: int | None = None,
+        page: int | None = None,
     ) -> tuple[list[Place], bool]:
-        """Up to PAGE games, newest first, after the place ``after`` (a page's last); and
-        whether the index may hold more past them."""
+        """Up to ``page`` (PAGE) games, newest first, after the place ``after`` (a page's last)
+        and played at the millisecond ``since`` or later (any time, for None); and whether the
+        index may hold more past them."""
+        size = page or self.PAGE
         if player:
             key = self.keys.index("player", player)
         elif game:
@@ -170,18 +178,19 @@ class GameIndexes:
         else:
             key = self.keys.index()
         top = after.played if after is not None else "+inf"
+        bottom = since if since is not None else "-inf"
         skip = 0
         while True:
             rows = self.redis.zrevrangebyscore(
-                key, top, "-inf", start=skip, num=self.PAGE, withscores=True
+                key, top, bottom, start=skip, num=size, withscores=True
             )
             places = [Place(int(played), game_id) for game_id, played in rows]
             # Read from the cursor's own time on: the games of that time not past the cursor
             # (their ids not below its) come first, and are left out.
             kept = [place for place in places if after is None or place < after]
-            if kept or len(rows) < self.PAGE:
-                return kept, len(rows) == self.PAGE
-            skip += self.PAGE  # a whole page of that time before the cursor: read on
+            if kept or len(rows) < size:
+                return kept, len(rows) == size
+            skip += size  # a whole page of that time before the cursor: read on
 
     def titles(self) -> dict[str, str]:
         """Every title key a game was created or imported under, with the game recording it."""

@@ -1,7 +1,8 @@
 """The README's screenshots of the pages: docs/viewer-*.png, docs/recorder-<game>-phone.png (the
 recorder's first screen on a 390x844 phone, for each game, the score sheet's pad too),
 docs/recorder-picker-phone.png, docs/links-phone.png, docs/stats-mada.png, docs/title-phone.png (a
-title's page on a 390x844 phone), docs/leaderboard.png and docs/player-page.png.
+title's page on a 390x844 phone), docs/leaderboard.png, docs/player-page.png and
+docs/night-phone.png (a game night's page on a phone).
 
     python -m tests.browser.readme_screenshots [--out docs]
 
@@ -17,6 +18,7 @@ import os
 import tempfile
 import uuid
 from pathlib import Path
+from typing import Any
 
 import redis
 from rq import SimpleWorker
@@ -31,6 +33,7 @@ from tests.browser.helpers import (
     play,
 )
 from tests.conftest import make_app
+from tests.support.nights import FRIDAY, import_a_game_night
 
 
 def main() -> None:
@@ -151,12 +154,22 @@ def shoot(client: redis.Redis, folder: Path, out: Path, executable: str) -> None
             page.goto(f"{live.url}/games/{sheet['id']}/view")
             page.wait_for_selector("#board .plot-line")
             page.screenshot(path=str(out / "viewer-scoresheet.png"))
+            shoot_night(live, phone, out)
             browser.close()
     finally:
         keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
         if keys:
             client.delete(*keys)
     print(f"screenshots written to {out}/")
+
+
+def shoot_night(live: LiveServer, phone: Any, out: Path) -> None:
+    """docs/night-phone.png: a game night's page as a group opens it the next day on a phone
+    (tests/support/nights.py's evening, in Paris time)."""
+    live.app.config["TZ"] = "Europe/Paris"
+    import_a_game_night(live.client)
+    phone.goto(f"{live.url}/nights/{FRIDAY}/view")
+    phone.screenshot(path=str(out / "night-phone.png"), full_page=True)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,14 @@ ERRORS: dict[tuple[str, str], set[int]] = {
     ("/titles", "get"): {429, 503},
     ("/players/{name}/ratings/{game}/history", "get"): {404, 429, 503},
     ("/health", "get"): {429, 503},
+    ("/tournaments", "post"): {400, 401, 413, 422, 429, 503},
+    ("/tournaments/{tournament_id}", "get"): {404, 429, 503},
+    ("/tournaments/{tournament_id}/rounds", "post"): {401, 404, 409, 422, 429, 503},
+    ("/tournaments/{tournament_id}/withdraw", "post"): {400, 401, 404, 409, 413, 429, 503},
+    ("/tournaments/{tournament_id}/links", "get"): {401, 404, 429, 503},
+    ("/tournaments/{tournament_id}/export", "get"): {401, 404, 429, 503},
+    ("/nights/{date}", "get"): {400, 429, 503},
+    ("/nights", "get"): {400, 429, 503},
 }
 
 # The parameters each operation takes besides its path's, by where they go.
@@ -85,11 +93,17 @@ PARAMETERS: dict[tuple[str, str], set[tuple[str, str]]] = {
         ("query", "players"), ("query", "since"), ("query", "until"), ("query", "game"),
     },
     ("/ratings/{game}", "get"): {("query", "limit"), ("query", "cursor")},
+    ("/tournaments/{tournament_id}/rounds", "post"): {("header", "Authorization")},
+    ("/tournaments/{tournament_id}/withdraw", "post"): {("header", "Authorization")},
+    ("/tournaments/{tournament_id}/links", "get"): {("header", "Authorization")},
+    ("/tournaments/{tournament_id}/export", "get"): {("header", "Authorization")},
+    ("/nights", "get"): {("query", "limit"), ("query", "cursor")},
 }  # fmt: skip
 
 WITH_BODY = {
     ("/games", "post"), ("/games/{game_id}/events", "post"), ("/games/import", "post"),
-    ("/imports/bgstats", "post"), ("/imports/bgg", "post"),
+    ("/imports/bgstats", "post"), ("/imports/bgg", "post"), ("/tournaments", "post"),
+    ("/tournaments/{tournament_id}/withdraw", "post"),
 }  # fmt: skip
 
 

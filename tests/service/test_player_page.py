@@ -117,9 +117,9 @@ def test_the_result_in_words() -> None:
     # A named team wins by its name; teams without names, by their players.
     teams = {"teams": [[0, 2], [1]], "team_names": ["Red", "Blue"]}
     named = dataclasses.replace(sheet, options=teams, result={**nobody, "winners": [0, 2]})
-    assert result_words(named, "Ben") == "Red won (Ana and Ana); Ben's score: 4"
+    assert result_words(named, "Ben") == "Red won (Ana); Ben's score: 4"
     unnamed = dataclasses.replace(named, options={"teams": [[0, 2], [1]]})
-    assert result_words(unnamed, "Ben").startswith("Ana and Ana shared the win")
+    assert result_words(unnamed, "Ben").startswith("Ana won")
     # A game where no number was written says no score: never "no winner; score 0" nor dashes.
     blank = {"winners": [], "ranks": None, "scores": [None, None, None], "outcome": None}
     assert result_words(dataclasses.replace(sheet, result=blank), "Ben") == "no winner"

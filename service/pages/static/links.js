@@ -12,8 +12,15 @@
 (function () {
   const Tabletape = (window.Tabletape = window.Tabletape || {});
 
-  function linkTo(path, token) {
-    const url = new URL(path, window.location.origin);
+  /** Where the links handed out point: an address the other phones at the table reach (the
+   * page's data-share-origin, from the server: service/pages/addresses.py), else this page's. */
+  function shareOrigin() {
+    const marked = document.querySelector("[data-share-origin]");
+    return (marked && marked.dataset.shareOrigin) || window.location.origin;
+  }
+
+  function linkTo(path, token, origin = window.location.origin) {
+    const url = new URL(path, origin);
     if (token) url.hash = new URLSearchParams({ token }).toString();
     return url.href;
   }
@@ -116,9 +123,11 @@
   function show(section, game, recorderToken, seatTokens, replaceable) {
     const note = section.querySelector(".copy-note");
     const page = `/games/${encodeURIComponent(game.id)}`;
-    const recorder = linkTo(`${page}/record`, recorderToken);
+    // The links handed out, on the other phones' address; the way on, on this page's own.
+    const shared = (path, token) => linkTo(path, token, shareOrigin());
+    const recorder = shared(`${page}/record`, recorderToken);
     const open = section.querySelector(".open-recorder");
-    if (open) open.href = recorder;
+    if (open) open.href = linkTo(`${page}/record`, recorderToken);
     const lists = {
       recorder: section.querySelector(".recorder-links"),
       seat: section.querySelector(".seat-links"),
@@ -137,16 +146,16 @@
             });
             const body = await response.json();
             if (response.status !== 201) throw new Error((body.error && body.error.message) || response.statusText);
-            return linkTo(`${page}/record`, body.token);
+            return shared(`${page}/record`, body.token);
           }
         : null;
-      linkRow(lists.seat, { name, url: token ? linkTo(`${page}/record`, token) : null, kind: "seat", seat, note, replace });
+      linkRow(lists.seat, { name, url: token ? shared(`${page}/record`, token) : null, kind: "seat", seat, note, replace });
     });
-    linkRow(lists.viewer, { name: "Viewer", url: linkTo(`${page}/view`), kind: "viewer", note });
+    linkRow(lists.viewer, { name: "Viewer", url: shared(`${page}/view`), kind: "viewer", note });
     section.dataset.gameId = game.id;
   }
 
-  Tabletape.links = { show, linkTo };
+  Tabletape.links = { show, linkTo, drawQr };
 
   /** The recorder's page of links: the token from the fragment, the seats' from the API. */
   async function linksPage() {
