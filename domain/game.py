@@ -85,8 +85,11 @@ class NumberedState(Protocol):
 
 
 N = TypeVar("N", bound=NumberedState)
-# Seat colours of a game whose seats have no colour of their own.
-SEAT_COLOURS = ("#1d5fa8", "#b3261e", "#2e7d32", "#7b3fa0", "#8a5a00")
+# Seat colours of a game whose seats have no colour of their own: eight, each its own (a score pad
+# of 8), every one 4.5:1 or more against white, told apart by hue and lightness.
+SEAT_COLOURS = (
+    "#1d5fa8", "#b3261e", "#2e7d32", "#7b3fa0", "#8a5a00", "#00796b", "#c2185b", "#455a64",
+)  # fmt: skip
 Event = Mapping[str, Any]
 # Who is rated together: groups of seats.
 Teams = tuple[tuple[int, ...], ...]

@@ -1,7 +1,8 @@
 """A score sheet's creation options (scoresheet.md, "Creating one"), checked and completed.
 
 ``title`` is a MUST; ``scoring`` (``"highest"``) and ``cooperative`` (false) are filled in;
-``bgg_id``, ``teams``, ``location`` and ``comment`` are kept only when given. Anything else,
+``bgg_id``, ``teams`` (and their ``team_names``), ``location`` and ``comment`` are kept only
+when given. Anything else,
 ``chance`` included (a score sheet has no chance: the seed decides nothing), is refused with
 InvalidOptionsError naming the field, as every game's options are.
 """
@@ -17,9 +18,13 @@ from domain.repeats import repeated
 from domain.scoresheet.state import HIGHEST, SCORINGS
 from domain.scoresheet.titles import check_title
 
-OPTION_NAMES: Final = ("title", "bgg_id", "scoring", "cooperative", "teams", "location", "comment")
+OPTION_NAMES: Final = (
+    "title", "bgg_id", "scoring", "cooperative", "teams", "team_names", "location", "comment",
+)  # fmt: skip
 # Where it was played and a note on it, as long as another app's may be (imports carry them).
 TEXT_LENGTHS: Final = {"location": (1, 200), "comment": (0, 2000)}
+# A team's name ("Red", "Blue"): as short as a pad's column can show.
+TEAM_NAME_LENGTHS: Final = (1, 40)
 # A BoardGameGeek id is a positive integer; kept within 64 bits, as the record's JSON is.
 BGG_ID_MAX: Final = 2**63 - 1
 
@@ -57,6 +62,8 @@ def check_options(raw: Mapping[str, Any], players: int) -> dict[str, Any]:
     options["cooperative"] = cooperative
     if "teams" in raw:
         options["teams"] = check_teams(raw["teams"], players)
+    if "team_names" in raw:
+        options["team_names"] = check_team_names(raw["team_names"], options.get("teams"))
     for field, (shortest, longest) in TEXT_LENGTHS.items():
         if field in raw:
             options[field] = check_text(field, raw[field], shortest, longest)
@@ -104,3 +111,32 @@ def check_teams(teams: Any, players: int) -> list[list[int]]:
             {"teams": what},
         )
     return [[int(seat) for seat in team] for team in teams]
+
+
+def check_team_names(names: Any, teams: list[list[int]] | None) -> list[str]:
+    """One name per team, 1 to 40 characters, not blank, no two the same; only with ``teams``."""
+    if teams is None:
+        raise InvalidOptionsError(
+            "team_names names the teams: give teams too", {"team_names": "needs teams"}
+        )
+    shortest, longest = TEAM_NAME_LENGTHS
+    what = f"one name per team ({len(teams)}), each {shortest} to {longest} characters, distinct"
+    if (
+        not isinstance(names, list)
+        or len(names) != len(teams)
+        or not all(
+            isinstance(name, str)
+            and shortest <= len(name) <= longest
+            and name.strip()
+            and name.isprintable()
+            for name in names
+        )
+    ):
+        raise InvalidOptionsError(f"team_names must be {what}, got {names!r}", {"team_names": what})
+    twice = repeated(names)
+    if twice:
+        raise InvalidOptionsError(
+            f"team_names name {twice} more than once: each team its own name",
+            {"team_names": what},
+        )
+    return list(names)

@@ -97,6 +97,7 @@ class Scoresheet(Game[ScoresheetState]):
             scoring=checked["scoring"],
             cooperative=checked["cooperative"],
             teams=None if teams is None else tuple(tuple(team) for team in teams),
+            team_names=tuple(checked["team_names"]) if "team_names" in checked else None,
             totals=(0,) * players,
             entered=(0,) * players,
         )

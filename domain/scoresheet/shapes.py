@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from domain.scoresheet.numbers import LIMIT, WHAT
-from domain.scoresheet.options import TEXT_LENGTHS
+from domain.scoresheet.options import TEAM_NAME_LENGTHS, TEXT_LENGTHS
 from domain.scoresheet.state import OUTCOMES, SCORINGS
 from domain.scoresheet.titles import TITLE_MAX
 from domain.shapes import (
@@ -65,6 +65,7 @@ TEAMS: Final = described(
     array(array(SEAT, 1), 2, MAX_PLAYERS),
     "each team a list of seats; every seat in exactly one team",
 )
+TEAM_NAME: Final = string(minLength=TEAM_NAME_LENGTHS[0], maxLength=TEAM_NAME_LENGTHS[1])
 RESULT: Final = obj(
     {
         "winners": SEATS,
@@ -91,6 +92,10 @@ STATE_SCHEMA: Final = obj(
         "entered": described(
             per_seat(integer(0)), "each seat's count of numbers written for it (0: none, not a 0)"
         ),
+        "team_names": described(
+            nullable(array(TEAM_NAME, 2)),
+            'each team\'s name ("Team 1"... unless named); null without teams',
+        ),
         "team_totals": described(nullable(array(TOTAL, 2)), "each team's; null without teams"),
         "rounds": integer(0, description="the round events standing"),
         "finished": boolean(),
@@ -111,6 +116,9 @@ def options_schema(players: int) -> Schema:
         "teams": described(
             array(array(seat, 1), 2, players),
             "each team a list of seats; every seat in exactly one team",
+        ),
+        "team_names": described(
+            array(TEAM_NAME, 2, players), 'with teams: one name per team, distinct ("Red", "Blue")'
         ),
         "location": string(
             minLength=TEXT_LENGTHS["location"][0],

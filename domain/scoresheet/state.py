@@ -31,6 +31,8 @@ class ScoresheetState:
     cooperative: bool
     # Each team's seats, as the options gave them; None without teams.
     teams: tuple[tuple[int, ...], ...] | None
+    # Each team's name ("Red", "Blue"), as the options gave them; None: "Team 1", "Team 2"...
+    team_names: tuple[str, ...] | None
     # Each seat's own points, in thousandths (0 before any).
     totals: tuple[Milli, ...]
     # Each seat's count of numbers written for it (a score, or a number in a round): a total of

@@ -27,6 +27,7 @@ def view(state: ScoresheetState, viewer: Viewer) -> dict[str, Any]:
         "teams": None if state.teams is None else [list(team) for team in state.teams],
         "totals": [numbers.to_json(total) for total in state.totals],
         "entered": list(state.entered),
+        "team_names": None if state.teams is None else team_names(state),
         "team_totals": (
             None if team_totals is None else [numbers.to_json(total) for total in team_totals]
         ),
@@ -48,3 +49,10 @@ def result(state: ScoresheetState) -> dict[str, Any] | None:
         "scores": [None if score is None else numbers.to_json(score) for score in state.scores()],
         "outcome": state.outcome,
     }
+
+
+def team_names(state: ScoresheetState) -> list[str]:
+    """Each team's name: the options' ("Red", "Blue"), else "Team 1", "Team 2"..."""
+    if state.team_names is not None:
+        return list(state.team_names)
+    return [f"Team {number}" for number in range(1, len(state.teams or ()) + 1)]

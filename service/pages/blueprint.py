@@ -20,7 +20,7 @@ from service.errors import NotFoundError
 from service.games import GameService
 from service.pages.bgstats import bgstats_link
 from service.pages.refusals import PageRefusal, answer, refuse_unknown_parameters, refused_with
-from service.pages.results import figure_words, outcome_words, score_words
+from service.pages.results import figure_words, outcome_words, score_words, scores_words
 from service.pages.stats import stats_menu
 from service.store.damage import DamagedRecordError
 from service.store.records import GameRecord
@@ -67,6 +67,7 @@ def security_headers(response: Response) -> Response:
 pages.add_app_template_global(bgstats_link)
 # A result in words, the same on every page that says one (service/pages/results.py).
 pages.add_app_template_global(outcome_words)
+pages.add_app_template_global(scores_words)
 pages.add_app_template_filter(score_words, "score_words")
 pages.add_app_template_filter(figure_words, "figure")
 

@@ -1,14 +1,23 @@
 """The geometry of the pages' plots, drawn as SVG by templates/plot.html: bar plots of the
 statistics and line plots of a rating over time.
 
-One SVG user unit is one CSS pixel at a plot's widest; the SVG scales down on a narrow screen.
-Every plot carries a ``summary``, its text alternative.
+A plot is drawn PLOT_WIDTH user units wide, about the width a phone shows it at (390 px less the
+page's margins), with text of TEXT_SIZE units: on a phone each unit is about 0.9 CSS px, so its
+text is 12 CSS px at least; a wider screen shows it larger (tabletape.css caps its width). Every
+plot carries a ``summary``, its text alternative.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Final
+
+# The plots' width in SVG user units, and the size of their text (templates/plot.html's classes
+# in tabletape.css): 324 CSS px of a 390 px phone show 360 units, text of 14 units at 12.6 px.
+PLOT_WIDTH: Final = 360
+TEXT_SIZE: Final = 14
+# The room a label's character takes along an axis, at TEXT_SIZE.
+CHARACTER: Final = 8.5
 
 
 def bar_plot(
@@ -20,19 +29,20 @@ def bar_plot(
     totals: list[int] | None = None,
     horizontal: bool = False,
 ) -> dict[str, Any]:
-    """A bar plot's geometry, for templates/plot.html: one SVG user unit is one CSS pixel at
-    its widest; the SVG scales down on a narrow screen. ``summary`` is its text alternative."""
+    """A bar plot's geometry, for templates/plot.html (PLOT_WIDTH units wide, labels that do
+    not overlap at TEXT_SIZE). ``summary`` is its text alternative."""
     if horizontal:
         return {**_horizontal(bars, x_title), "summary": summary}
-    width, height, left, bottom, top = 560, 260, 48, 44, 16
+    width, height, left, bottom, top = PLOT_WIDTH, 240, 54, 44, 16
     plot_height = height - bottom - top
     peak = max((value for _, value in bars), default=0)
     scale_top, step = nice_scale(peak, integral=all(float(v).is_integer() for _, v in bars))
     slot = (width - left - 8) / max(len(bars), 1)
     bar_width = max(min(slot * 0.7, 60), 2)
     shapes = []
-    # Labels thin out when the bars are many: every nth shows.
-    label_every = math.ceil(len(bars) / 24) if bars else 1
+    # Labels thin out when the bars are many: every nth shows, room enough for the longest.
+    longest = max((len(label) for label, _ in bars), default=1)
+    label_every = max(1, math.ceil((longest * CHARACTER + 8) / slot)) if bars else 1
     for index, (label, value) in enumerate(bars):
         bar_height = plot_height * value / scale_top if scale_top else 0
         x = left + slot * index + (slot - bar_width) / 2
@@ -73,11 +83,13 @@ def bar_plot(
 
 
 def _horizontal(bars: list[tuple[str, float]], x_title: str) -> dict[str, Any]:
-    width, left, row = 560, 120, 34
+    longest = max((len(label) for label, _ in bars), default=1)
+    width, row = PLOT_WIDTH, 34
+    left = min(max(60, round(longest * CHARACTER) + 16), 160)
     height = 24 + row * max(len(bars), 1) + 24
     peak = max((value for _, value in bars), default=0)
     scale_top, _ = nice_scale(peak)
-    plot_width = width - left - 72
+    plot_width = width - left - 56
     shapes = []
     for index, (label, value) in enumerate(bars):
         bar_width = plot_width * value / scale_top if scale_top else 0
@@ -145,7 +157,7 @@ def line_plot(
     points: list[tuple[str, float]], *, x_title: str, y_title: str, summary: str
 ) -> dict[str, Any]:
     """A line through ``points`` (label, value), evenly spaced left to right in their order."""
-    width, height, left, right, top, bottom = 560, 240, 52, 16, 16, 44
+    width, height, left, right, top, bottom = PLOT_WIDTH, 220, 52, 16, 16, 44
     plot_width, plot_height = width - left - right, height - top - bottom
     values = [value for _, value in points]
     low, high, step = nice_range(min(values, default=0.0), max(values, default=0.0))

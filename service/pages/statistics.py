@@ -15,7 +15,7 @@ from flask import current_app, render_template, request, url_for
 from domain.errors import UnknownGameError
 from domain.game import Game
 from service.errors import NotFoundError
-from service.pages.blueprint import _store, pages
+from service.pages.blueprint import _store, pages, service
 from service.pages.plots import bar_plot, counted, shown_number
 from service.pages.refusals import refuse_unknown_parameters, refused_with
 from service.pages.stats import filter_words, loaded_query, page_filters, sent_filters
@@ -23,6 +23,10 @@ from service.stats.ratings.reading import leaderboard
 from service.stats.reading import game_stats
 from service.stats.schemas import GameStatsQuerySchema, RatingsQuerySchema
 from service.stats.titles import counts_played, rules_for
+
+# The leaders and the recent games a title's page opens on.
+LEADERS = 5
+RECENT = 5
 
 
 def _known_game(name: str) -> Game[Any]:
@@ -52,9 +56,16 @@ def stats_view(game: str) -> str:
     figures = game_stats(client, prefix, game, filters, rules)
     # A player's link keeps the filters their page takes too.
     carried = {name: value for name, value in sent.items() if name != "player"}
+    # The page opens on what people look for first: who leads, and the last games played.
+    board, _ = leaderboard(client, prefix, game, LEADERS, 0)
+    recent, _ = service().list(game=game, status="", player="", limit=RECENT, cursor=None)
     return render_template(
         "stats.html",
         game=game,
+        leaders=[{"rank": number, **row} for number, row in enumerate(board, start=1)],
+        recent=recent,
+        # A title whose games carry no number: no score figure at all (no chart, no mean).
+        has_points=figures["scores"]["distribution"] is not None or not figures["games"],
         form=form,
         filtered=filter_words(filters),
         carried=carried,
@@ -70,7 +81,8 @@ def stats_plots(figures: dict[str, Any]) -> dict[str, Any]:
     # No distribution: games were played and no number written in any (a title without points).
     distribution = figures["scores"]["distribution"]
     score_bars = score_histogram(distribution or {})
-    seat_bars = [(f"seat {seat}", wins) for seat, wins in enumerate(seats["wins_by_seat"])]
+    # Seats counted from 1, as people count them: the first seat is the first player.
+    seat_bars = [(f"seat {seat}", wins) for seat, wins in enumerate(seats["wins_by_seat"], 1)]
     length_bars = [(_length_label(name), value) for name, value in figures["length"].items()]
     return {
         "score_plot": bar_plot(

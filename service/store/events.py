@@ -40,6 +40,7 @@ from service.store.codec import (
     encode_ending,
     encode_event,
     encode_header,
+    encode_result,
     encode_seat_tokens,
     pairs,
     rules_played_here,

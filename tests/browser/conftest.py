@@ -120,3 +120,26 @@ def _expected_console_error(message: Any) -> bool:
     # The viewer tries the event stream first and polls where it is missing: Chromium logs the
     # stream's failed request, and nothing else may be logged as an error.
     return "/stream" in message.text or "/stream" in message.location.get("url", "")
+
+
+@pytest.fixture
+def phone(browser: Any, server: LiveServer) -> Iterator[Any]:
+    """A phone's page: 390x844, touch. What it logs as errors fails the test."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    context.set_default_timeout(10_000)
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    opened.on(
+        "console",
+        lambda message: (
+            problems.append(message.text)
+            if message.type == "error" and "/stream" not in message.text
+            else None
+        ),
+    )
+    yield opened
+    context.close()
+    assert not problems, problems

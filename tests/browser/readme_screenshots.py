@@ -1,7 +1,8 @@
 """The README's screenshots of the pages: docs/viewer-*.png, docs/recorder-<game>-phone.png (the
 recorder's first screen on a 390x844 phone, for each game, the score sheet's pad too),
-docs/recorder-picker-phone.png, docs/links-phone.png, docs/stats-mada.png, docs/leaderboard.png,
-docs/player-page.png and docs/night-phone.png (a game night's page on a phone).
+docs/recorder-picker-phone.png, docs/links-phone.png, docs/stats-mada.png, docs/title-phone.png (a
+title's page on a 390x844 phone), docs/leaderboard.png, docs/player-page.png and
+docs/night-phone.png (a game night's page on a phone).
 
     python -m tests.browser.readme_screenshots [--out docs]
 
@@ -89,6 +90,10 @@ def shoot(client: redis.Redis, folder: Path, out: Path, executable: str) -> None
             page.screenshot(path=str(out / "stats-mada.png"), full_page=True)
             page.goto(f"{live.url}/ratings/mada/view")
             page.locator("main").screenshot(path=str(out / "leaderboard.png"))
+            # A title's page on a phone: its first screen, the leaders and the recent games.
+            title_page = browser.new_page(viewport={"width": 390, "height": 844})
+            title_page.goto(f"{live.url}/stats/mada/view")
+            title_page.screenshot(path=str(out / "title-phone.png"))
             page.goto(f"{live.url}/players/Ana/view")
             page.screenshot(path=str(out / "player-page.png"), full_page=True)
             phone = browser.new_page(viewport={"width": 375, "height": 812})
@@ -132,7 +137,8 @@ def shoot(client: redis.Redis, folder: Path, out: Path, executable: str) -> None
             # Any other game: a score sheet in teams, three rounds and a player's points in, on
             # its score pad (a round being typed) and in its viewer with the plot of the totals.
             sheet = create(http, game="scoresheet", players=["Ana", "Ben", "Caro", "Dan"],
-                           options={"title": "Azul", "teams": [[0, 2], [1, 3]]})  # fmt: skip
+                           options={"title": "Azul", "teams": [[0, 2], [1, 3]],
+                                    "team_names": ["Red", "Blue"]})  # fmt: skip
             for move in (
                 {"type": "round", "points": [12, 4.5, -3, 7]},
                 {"type": "round", "points": [0.125, None, 10, 3]},

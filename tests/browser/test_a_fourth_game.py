@@ -133,7 +133,9 @@ def tap(page: Page, client: FlaskClient, game: dict[str, Any], chooser: random.R
     if answer["ending"][index]:
         expect(page.locator("#picker")).to_be_visible()
         expect(page.locator("#picker-title")).to_contain_text("ends the game")
-        page.locator("#picker-options button", has_text="No").click()
+        # The question's one way out, worded as its No: no "No" option beside a Cancel.
+        expect(page.locator("#picker-options button", has_text="No")).to_have_count(0)
+        page.locator("#picker-cancel", has_text="No, not yet").click()
         expect(page.locator("#picker")).to_be_hidden()
         assert client.get(f"/games/{game['id']}").json["version"] == version
         button.click()

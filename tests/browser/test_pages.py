@@ -65,7 +65,7 @@ def test_the_stats_page_plots_the_archived_games(page: Page, server: LiveServer)
         (str(score), float(distribution.get(score, 0))) for score in every
     ]
     wins = figures["seat_advantage"]["wins_by_seat"]
-    assert bars(page, "seats") == [(f"seat {seat}", float(n)) for seat, n in enumerate(wins)]
+    assert bars(page, "seats") == [(f"seat {seat}", float(n)) for seat, n in enumerate(wins, 1)]
     length = dict(bars(page, "length"))
     assert length["events"] == figures["length"]["mean_events"]
     assert length["rounds"] == figures["length"]["mean_rounds"]
@@ -82,5 +82,8 @@ def test_the_stats_page_plots_the_archived_games(page: Page, server: LiveServer)
 def test_the_stats_page_of_a_game_not_played_yet(page: Page, server: LiveServer) -> None:
     page.goto(f"{server.url}/stats/sifaka/view")
     expect(page.locator("#games-counted")).to_have_text("0")
-    expect(page.locator(".empty")).to_contain_text("No game of Sifaka has finished yet")
+    expect(page.locator(".empty").last).to_contain_text("No game of Sifaka has finished yet")
+    # The page opens on its leaders and recent games: none yet, said so.
+    expect(page.locator("#leaders-heading + .empty")).to_have_text("No one is rated in Sifaka yet.")
+    expect(page.locator("#recent-heading + .empty")).to_have_text("No game of Sifaka recorded yet.")
     expect(page.locator("svg.plot")).to_have_count(3)

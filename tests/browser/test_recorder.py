@@ -246,6 +246,9 @@ def test_the_new_game_form_shows_the_api_errors_and_opens_the_recorder(
     expect(page.locator("#player-0")).to_have_attribute("aria-invalid", "true")
 
     page.locator("#player-1").fill("Ben")
+    # The seed waits behind "More options", closed at first.
+    expect(page.locator("#seed")).to_be_hidden()
+    page.get_by_text("More options").click()
     page.locator("#seed").fill("9")
     page.get_by_role("button", name="Start recording").click()
     game_id, links = created_links(page, server)
@@ -332,6 +335,7 @@ def test_the_new_game_form_sends_a_big_seed_digit_for_digit(page: Page, server: 
     page.goto(f"{server.url}/new")
     page.locator("#player-0").fill("Ana")
     page.locator("#player-1").fill("Ben")
+    page.get_by_text("More options").click()
     page.locator("#seed").fill(str(seed))
     page.get_by_role("button", name="Start recording").click()
     game_id, links = created_links(page, server)
@@ -350,6 +354,7 @@ def test_the_new_game_form_for_madcala_shows_a_field_error(page: Page, server: L
     page.get_by_role("button", name="Start recording").click()
     expect(page.locator("#error-health")).to_contain_text("1..99")
     page.locator("#health").fill("5")
+    page.get_by_text("More options").click()
     page.locator("#catalog").fill("{not json")
     page.get_by_role("button", name="Start recording").click()
     expect(page.locator("#error-catalog")).to_be_visible()
@@ -456,7 +461,7 @@ def test_a_link_without_the_games_token_shows_the_game_and_records_nothing(
     page: Page, server: LiveServer
 ) -> None:
     game = create(server.client, players=["Ana", "Ben"], seed=3)
-    for fragment, says in (("", "no token"), ("#token=not-the-token", "not this game's")):
+    for fragment, says in (("", "for spectators"), ("#token=not-the-token", "not this game's")):
         page.goto("about:blank")  # a new fragment alone would not load the page again
         page.goto(f"{server.url}/games/{game['id']}/record{fragment}")
         expect(page.locator(RECORDER)).to_have_attribute("data-ready", "true")

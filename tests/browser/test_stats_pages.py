@@ -29,7 +29,10 @@ def test_a_name_in_the_viewer_leads_to_the_players_page_and_its_rating_plot(
     assert box is not None and box["width"] > 200 and box["height"] > 80
     expect(page.locator("table.versus tbody tr")).to_have_count(2)  # Ana and Caro
 
-    # The filter form puts the filters in the address; the leaderboard links back to players.
+    # The filter form, behind one control closed at first, puts the filters in the address; the
+    # leaderboard links back to players.
+    expect(page.locator("#filter-players")).to_be_hidden()
+    page.locator("#filters > summary").click()
     page.select_option("#filter-players", "3")
     page.get_by_role("button", name="Apply").click()
     expect(page).to_have_url(f"{server.url}/players/Ben/view?players=3&since=&until=")

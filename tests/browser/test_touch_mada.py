@@ -180,17 +180,23 @@ class Touches:
         controls = seen["controls"]
         labels = [control["label"] for control in controls]
         if seen["open"] and seen["title"] == CONFIRM_TITLE:
-            # The frame asks before a move that ends the game: once "not yet", then "yes".
-            assert sorted(labels) == sorted([YES, NOT_YET]), labels
-            wanted = YES if self.declined else NOT_YET
-            if self.declined:
-                self.confirmed += 1
-            else:
+            # The frame asks before a move that ends the game: once "not yet", then "yes". The
+            # sheet's one way out says "not yet" (no "No" beside a Cancel).
+            assert labels == [YES], labels
+            expect(page.locator("#picker-cancel")).to_have_text(NOT_YET)
+            if not self.declined:
                 self.declined += 1
+                page.locator("#picker-cancel").click()
+                expect(page.locator("#picker")).to_be_hidden()
+                assert page.locator(RECORDER).get_attribute("data-version") == str(seen["version"])
+                self.said = []
+                return
+            self.confirmed += 1
+            wanted = YES
         index = labels.index(wanted) if wanted else self.chooser.randrange(len(controls))
         chosen = controls[index]
         self.where["picker" if seen["open"] else "board" if chosen["onBoard"] else "button"] += 1
-        if chosen["label"] not in (YES, NOT_YET):
+        if chosen["label"] != YES:
             self.said.append(chosen["label"])
         before = page.evaluate(SIGNATURE_JS)
         page.locator(f'[data-records-move][data-test-index="{index}"]').click()
@@ -200,9 +206,6 @@ class Touches:
             arg=before,
         )
         version = int(page.locator(RECORDER).get_attribute("data-version") or "0")
-        if chosen["label"] == NOT_YET:
-            assert version == seen["version"], "declined, yet recorded"
-            self.said = []
         if version != seen["version"]:
             assert version == seen["version"] + 1
             last = events(self.client, self.game, token=True)[-1]
@@ -577,3 +580,51 @@ def test_a_deep_set_aside_stack_shows_every_cards_value_on_a_phone(
             [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
         )
         assert on_top == corner.text_content(), (index, on_top, count)
+
+
+# Each card target of the hand: how much of its width a finger can touch (the points along its
+# middle where the page hands the touch to that target), once scrolled into the board's frame.
+TOUCHABLE_JS = """
+(target) => {
+  target.scrollIntoView({ block: "center", inline: "center" });
+  const box = target.getBoundingClientRect();
+  const y = box.top + box.height / 2;
+  let touched = 0;
+  for (let x = Math.ceil(box.left); x < box.right; x += 1) {
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit.closest(".mada-target") === target) touched += 1;
+  }
+  return { width: box.width, touched };
+}
+"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE])
+def test_every_card_of_a_fanned_hand_is_touched_over_its_whole_visible_part(
+    page: Page, server: LiveServer
+) -> None:
+    game = create(server.client, game="mada", players=FIVE, seed=5, options={"chance": "seeded"})
+    chooser = random.Random(2)
+    # On to a turn whose player may play from a hand of three cards or more (a fan that overlaps
+    # on a phone).
+    for _ in range(200):
+        moves = legal(server.client, game)
+        current = server.client.get(
+            f"/games/{game['id']}/state", headers={"Authorization": f"Bearer {game['token']}"}
+        ).json
+        seat = current.get("current_player")
+        plays = [move for move in moves if move["type"] == "play"]
+        if plays and isinstance(seat, int) and len(current["hands"][seat]) >= 3:
+            break
+        assert moves, "the game ended first"
+        assert append(server.client, game, chooser.choice(moves)).status_code == 201
+    else:
+        pytest.fail("no turn with three cards in hand")
+    open_recorder(page, server, game, version=None)
+    targets = page.locator("#board .mada-target.card")
+    assert targets.count() >= 3
+    for index in range(targets.count()):
+        seen = targets.nth(index).evaluate(TOUCHABLE_JS)
+        # The whole visible part of the card is its own, and a finger's width.
+        assert seen["touched"] >= seen["width"] - 2, seen
+        assert seen["touched"] >= 44, seen

@@ -167,6 +167,46 @@ def test_options_a_game_of_one_player_cannot_have_teams() -> None:
     assert "teams" in refused_option(1, title="Solitaire", teams=[[0]]).details
 
 
+def test_options_teams_may_be_named_and_are_shown_by_their_names() -> None:
+    options = {"title": "Codenames", "teams": [[0, 2], [1, 3]], "team_names": ["Red", "Blue"]}
+    assert GAME.options(options, 4)["team_names"] == ["Red", "Blue"]
+    shown = GAME.view(start(4, teams=[[0, 2], [1, 3]], team_names=["Red", "Blue"]), RECORDER)
+    assert shown["team_names"] == ["Red", "Blue"]
+
+
+def test_options_teams_without_names_are_team_1_team_2_and_no_teams_no_names() -> None:
+    assert GAME.view(start(4, teams=[[0], [1, 2], [3]]), RECORDER)["team_names"] == [
+        "Team 1", "Team 2", "Team 3",
+    ]  # fmt: skip
+    assert GAME.view(start(4), RECORDER)["team_names"] is None
+
+
+@pytest.mark.parametrize(
+    ("names", "words"),
+    [
+        (["Red"], "one name per team (2)"),
+        (["Red", "Blue", "Green"], "one name per team (2)"),
+        (["Red", "Red"], "more than once"),
+        (["Red", ""], "one name per team"),
+        (["Red", "   "], "one name per team"),
+        (["Red", "x" * 41], "1 to 40 characters"),
+        (["Red", "Bl\nue"], "one name per team"),
+        (["Red", 2], "one name per team"),
+        ("Red,Blue", "one name per team"),
+    ],
+)
+def test_options_refuse_team_names_unless_one_distinct_name_per_team(
+    names: Any, words: str
+) -> None:
+    error = refused_option(4, title="Codenames", teams=[[0, 2], [1, 3]], team_names=names)
+    assert list(error.details) == ["team_names"] and words in error.message
+
+
+def test_options_team_names_without_teams_are_refused() -> None:
+    error = refused_option(4, title="Codenames", team_names=["Red", "Blue"])
+    assert list(error.details) == ["team_names"] and "give teams too" in error.message
+
+
 def test_options_chance_is_refused_a_score_sheet_has_no_chance() -> None:
     error = refused_option(title="Go", chance="seeded")
     assert list(error.details) == ["chance"] and "no chance" in error.message
@@ -900,3 +940,10 @@ def test_options_keep_a_location_and_a_comment_when_given() -> None:
 )  # fmt: skip
 def test_options_refuse_a_location_or_comment_past_its_length(field: str, value: Any) -> None:
     assert field in refused_option(title="Azul", **{field: value}).details
+
+
+def test_eight_players_have_eight_colours_of_their_own() -> None:
+    colours = GAME.seat_colours(8)
+    assert len(colours) == 8 and len(set(colours)) == 8
+    # A game of rules keeps the colours it had for its seats.
+    assert GAME.seat_colours(5) == colours[:5]

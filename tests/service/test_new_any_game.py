@@ -23,7 +23,8 @@ def test_the_form_offers_another_game_last_with_its_own_fields(client: FlaskClie
     page = client.get("/new").get_data(as_text=True)
     sheet = radio(page, "scoresheet")
     assert "Another game: any game, recorded as its scores" in sheet
-    assert 'data-takes="bgg_id comment cooperative location scoring teams title"' in sheet
+    takes = "bgg_id comment cooperative location scoring team_names teams title"
+    assert f'data-takes="{takes}"' in sheet
     assert 'data-takes="catalog chance first_player"' in radio(page, "mada")
     # The catch-all comes after every game with rules.
     games = re.findall(r'name="game" value="([a-z_]+)"', page)
@@ -55,6 +56,7 @@ def test_the_options_a_game_takes_are_read_from_every_branch_of_its_schema() -> 
         "scoring",
         "cooperative",
         "teams",
+        "team_names",
         "bgg_id",
         "location",
         "comment",

@@ -286,20 +286,28 @@ def test_a_game_page_refuses_a_parameter_it_does_not_take(client: FlaskClient, p
     html = response.get_data(as_text=True)
     assert "unknown query parameter" in html and "bogus" in html
     assert f'href="{path}"' in html
-    # Where the page's link carries a token after "#" (which no server sees), it says to keep it.
-    assert ("#token=" in html) == (page in ("record", "share"))
+    # Where the page's link carries a code after "#" (which no server sees), it says to keep it,
+    # in words, not the token's.
+    assert ("keep that part" in html) == (page in ("record", "share"))
+    assert "#token=" not in html
     # The page without it is shown as ever.
     assert client.get(path, headers=BROWSER).status_code == 200
 
 
 def test_the_pages_write_each_function_once_and_word_no_move() -> None:
-    """The recorder's and the viewer's scripts share their code through the modules of static/lib
-    (a client, following a game, drawing helpers, the picker), imported by both: no function is
-    written in both. No page words a move: the API sends each move's words (Game.describe)."""
+    """The recorder's (record.js and static/recorder/) and the viewer's scripts share their code
+    through the modules of static/lib (a client, following a game, drawing helpers, the picker),
+    imported by both: no function is written in both. No page words a move: the API sends each
+    move's words (Game.describe)."""
     declared = {}
-    for name in ("viewer.js", "record.js"):
-        text = (PAGES / "static" / name).read_text()
-        assert re.search(r'^import .* from "\./lib/client\.js";$', text, re.M), name
+    # The recorder is record.js and its modules by concern (static/recorder/).
+    scripts = {
+        "viewer.js": [PAGES / "static" / "viewer.js"],
+        "record.js": [PAGES / "static" / "record.js", *sorted(PAGES.glob("static/recorder/*.js"))],
+    }
+    for name, paths in scripts.items():
+        text = "\n".join(path.read_text() for path in paths)
+        assert re.search(r'^import .* from "\.\.?/lib/client\.js";$', text, re.M), name
         declared[name] = set(re.findall(r"\bfunction\s+(\w+)\s*\(", text)) | set(
             re.findall(r"\b(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?(?:\([^)]*\)|\w+)\s*=>", text)
         )

@@ -56,7 +56,8 @@ def test_a_players_games_are_listed_newest_first_in_pages(client: FlaskClient) -
     assert ">finished<" in row
     result = client.get(f"/games/{finished['id']}").json["result"]
     winners = " and ".join(["Caro", "Ana", "Dan"][seat] for seat in result["winners"])
-    assert f"won by {winners}; Ana&#39;s score: {result['scores'][1]}" in row
+    won = f"{winners} won" if len(result["winners"]) == 1 else f"{winners} shared the win"
+    assert f"{won}; Ana&#39;s score: {result['scores'][1]}" in row
 
     older = next_link(html)
     assert older is not None and "cursor=" in older
@@ -95,8 +96,10 @@ def test_the_result_in_words() -> None:
     assert result_words(record, "Ana") == "under way: 7 moves"
     won = {"winners": [1, 2], "scores": [3, 9, 9.5]}
     over = dataclasses.replace(record, status="finished", result=won)
-    assert result_words(over, "Ana") == "won by Ben and Ana; Ana's score: 3, 9.5"
-    assert result_words(over, "Ben") == "won by Ben and Ana; Ben's score: 9"
+    assert result_words(over, "Ana") == "Ben and Ana shared the win; Ana's score: 3, 9.5"
+    assert result_words(over, "Ben") == "Ben and Ana shared the win; Ben's score: 9"
+    alone = dataclasses.replace(over, result={"winners": [1], "scores": [3, 9, 9.5]})
+    assert result_words(alone, "Ana") == "Ben won; Ana's score: 3, 9.5"
     drawn = dataclasses.replace(over, result={"winners": [0, 1], "scores": [0, 0], "draw": True})
     assert result_words(drawn, "Ben").startswith("a draw; ")
     # A score sheet: the table's fate, a game nobody won, a score never written.
@@ -111,6 +114,17 @@ def test_the_result_in_words() -> None:
     assert result_words(dataclasses.replace(sheet, result=nobody), "Ben") == (
         "no winner; Ben's score: 4"
     )
+    # A named team wins by its name; teams without names, by their players.
+    teams = {"teams": [[0, 2], [1]], "team_names": ["Red", "Blue"]}
+    named = dataclasses.replace(sheet, options=teams, result={**nobody, "winners": [0, 2]})
+    assert result_words(named, "Ben") == "Red won (Ana); Ben's score: 4"
+    unnamed = dataclasses.replace(named, options={"teams": [[0, 2], [1]]})
+    assert result_words(unnamed, "Ben").startswith("Ana won")
+    # A game where no number was written says no score: never "no winner; score 0" nor dashes.
+    blank = {"winners": [], "ranks": None, "scores": [None, None, None], "outcome": None}
+    assert result_words(dataclasses.replace(sheet, result=blank), "Ben") == "no winner"
+    cooperative = {**blank, "ranks": [1, 1, 1], "outcome": "lost"}
+    assert result_words(dataclasses.replace(sheet, result=cooperative), "Ana") == "the table lost"
     # A status without a result (a game given up, say) is said as it is.
     assert (
         result_words(dataclasses.replace(record, status="abandoned"), "Ana")

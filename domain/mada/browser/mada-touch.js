@@ -33,6 +33,8 @@ const SPECIAL_ORDER = ["lemur", "double_lemur", "scorpion"];
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 // Touch targets: an outline on the card or row that records when touched.
 const TOUCH = "#1565c0";
+// The outline's margin around what a target covers, in the drawing's units.
+const TARGET_PAD = 2;
 const CHOSEN = "#7a5800"; // white on it: a contrast above 4.5 to 1
 
 /** Cards in the order the deck lists them (for showing choices only: Cactus by value, then the
@@ -147,7 +149,7 @@ function plainButton(table, words, onActivate) {
 /** A touch target over ``box`` on the board; ``chosen`` marks a card already chosen. */
 function touchBox(ctx, box, words, onTouch, options) {
   const { chosen = false, kind = "card", badge = null } = options || {};
-  const pad = 2;
+  const pad = TARGET_PAD;
   const group = svg("g", { class: `mada-target ${kind}${chosen ? " chosen" : ""}` });
   group.append(svg("rect", {
     x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad, height: box.height + 2 * pad, rx: 7,
@@ -178,12 +180,24 @@ function veil(ctx, box) {
   }));
 }
 
-/** The hand's card groups of ``seat``, in the state's order, with their boxes. */
+/** The hand's card groups of ``seat``, in the state's order, with the boxes a touch takes: where
+ * the fan overlaps, each card's visible part (the next card covers the rest), so that every
+ * part of a card that is seen is its own and no target lies under another (the board's zoom,
+ * lib/zoom.js, then draws each at a finger's size). */
 function handCards(table, seat) {
   const area = table.board.querySelector(`g.seat[data-seat="${seat}"] g.hand`);
   const hand = table.state.hands[seat] || [];
   const groups = area ? [...area.querySelectorAll("g.card")] : [];
-  return hand.map((card, index) => ({ card, index, box: boxOf(groups[index]) })).filter((item) => item.box);
+  const boxes = hand.map((card, index) => boxOf(groups[index]));
+  return hand
+    .map((card, index) => ({ card, index, box: visiblePart(boxes[index], boxes[index + 1]) }))
+    .filter((item) => item.box);
+}
+
+/** ``box`` less what ``next`` (the card drawn over it) covers, with room for both outlines. */
+function visiblePart(box, next) {
+  if (!box || !next || next.x >= box.x + box.width) return box;
+  return { ...box, width: Math.max(next.x - box.x - 2 * TARGET_PAD, 1) };
 }
 
 function rowBox(table, seat) {

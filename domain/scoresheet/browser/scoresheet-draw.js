@@ -48,7 +48,7 @@ function draw(board, state, ctx) {
   const scoring = { highest: "highest wins", lowest: "lowest wins", none: "no points" }[state.scoring] || "";
   const kind = state.cooperative ? "cooperative" : scoring;
   // With teams, what is ranked is each team's total (views.py's team_totals).
-  const teamTotals = points && state.teams && state.team_totals ? ` · ${state.team_totals.map((total, team) => `T${team + 1} ${total}`).join(" · ")}` : "";
+  const teamTotals = points && state.teams && state.team_totals ? ` · ${state.team_totals.map((total, team) => `${teamName(state, team)} ${total}`).join(" · ")}` : "";
   sheet.append(text(8, 18, `${state.title} · ${rounds} · ${kind}${teamTotals}`, { class: "caption" }));
   const lines = [`${state.title}, after ${rounds}.`];
   for (let seat = 0; seat < seats; seat += 1) {
@@ -65,7 +65,7 @@ function draw(board, state, ctx) {
     group.append(svg("rect", { x, y, width: column - 6, height: ROW - 6, rx: 8, class: "panel" }));
     group.append(svg("circle", { cx: x + 12, cy: y + 16, r: 6, fill: ctx.colours[seat] }));
     // A long name is cut to its box (the whole name is in the box's title and the pad's columns).
-    const room = Math.max(3, Math.floor((column - (state.teams ? 52 : 30)) / 8));
+    const room = Math.max(3, Math.floor((column - 30) / 8));
     group.append(text(x + 22, y + 21, name.length > room ? `${name.slice(0, room - 1)}…` : name, { class: "label" }));
     let said = points ? `${name}: ${shown[seat]}` : name;
     if (points) {
@@ -73,24 +73,36 @@ function draw(board, state, ctx) {
       const size = Math.min(28, Math.floor((column - 14) / (0.62 * longest)));
       group.append(text(middle, y + 52, shown[seat], { "text-anchor": "middle", "font-size": size, "font-weight": 700, class: "total" }));
     }
-    if (state.teams) {
-      const team = state.teams.findIndex((members) => members.includes(seat));
-      group.append(text(x + column - 14, y + 21, `T${team + 1}`, { "text-anchor": "end", class: "label team" }));
-      said += ` (team ${team + 1})`;
-    }
     let place = null;
     if (result && state.cooperative) place = result.winners.includes(seat) ? "won" : "lost";
     else if (ranks) place = result ? ordinal(ranks[seat]) : `${ordinal(ranks[seat])} now`;
-    if (place) {
-      group.append(text(middle, y + 73, place, { "text-anchor": "middle", class: "label place" }));
-      said += `, ${place}`;
+    // With teams the line under the total names the player's team ("Red"), with its place.
+    let line = place;
+    if (state.teams) {
+      const named = teamName(state, team(state, seat));
+      const fits = Math.max(4, Math.floor((column - 10) / 7.5));
+      const short = place ? `${named} ${place.replace(/ now$/, "")}` : named;
+      line = short.length > fits ? `${short.slice(0, fits - 1)}…` : short;
+      said += ` (${named})`;
     }
+    if (line) group.append(text(middle, y + 73, line, { "text-anchor": "middle", class: "label place" }));
+    if (place) said += `, ${place}`;
     sheet.append(titled(group, said));
     lines.push(`${said}.`);
   }
   board.append(sheet);
   if (plotted && ctx.id) plotLater(board, state, ctx, width, head);
   return { title: `${state.title} after move ${ctx.at} of ${ctx.version}`, description: lines.join(" ") };
+}
+
+/** The team of a seat (its index in state.teams). */
+function team(state, seat) {
+  return state.teams.findIndex((members) => members.includes(seat));
+}
+
+/** A team's name: the state's ("Red", or "Team 1" when not named). */
+function teamName(state, team) {
+  return (state.team_names && state.team_names[team]) || `Team ${team + 1}`;
 }
 
 /** The plot, once the record's events up to move `ctx.at` are read; drawn only if the board

@@ -1,11 +1,13 @@
 /* The score pad: a score sheet recorded with one hand on a phone (record(table), called by the
  * recorder page, service/pages/static/record.js, which draws the totals above it).
  *
- * The players in columns; under their names a row of number fields (the phone's number keypad)
- * for the next round, and under each field a "+" that writes that player's points alone (a
- * `score`); "Write round N" writes the row (a `round`: a blank field is no points, null);
- * "Take back the last entry" retracts the last thing written; "End the game" shows the result it
- * will record and asks first. Below, the sheet: a row per entry, newest first, with the totals.
+ * The players in columns (up to 4 a row on a phone, 8 on a wider screen: every player on the
+ * first screen), each in their own colour: their name, a number field (the phone's number
+ * keypad) for the next round, and a "+" that writes that player's points alone (a `score`);
+ * "Write round N" writes the row (a `round`: a blank field is no points, null); "±" changes the
+ * sign being typed; "Undo the last entry" retracts the last thing written (the page's one Undo
+ * while the pad is shown); "End the game" shows the result it will record and asks first.
+ * Below, the sheet: a row per entry, newest first, with the totals.
  *
  * A seat's page (a player's own link) has a field in its own column only, and "Add my points":
  * a seat may write its own `score` and nothing else (GET /legal's `free`).
@@ -34,23 +36,22 @@ function record(table) {
   const hint = element("p", { class: "hint pad-hint" });
   if (!mayScore) hint.textContent = "No points in this game: touch “End the game” to say who won.";
   else if (own !== null) hint.textContent = `${players[own]}: type your points, then touch “Add my points”.`;
-  else hint.textContent = `Round ${next}: type each player's points (a blank is none), then touch “Write round ${next}”. One player's points alone: touch + under their name.`;
+  else hint.textContent = `Type each player's points (a blank is none), then “Write round ${next}”; + writes one player's points alone.`;
   pad.append(hint);
 
-  // The next round's fields, under the players' names.
+  // The next round's fields: a cell per player (their name in their colour, their field, their
+  // "+"), as many a row as the screen holds at a finger's size (4 on a phone, 8 on a wider one),
+  // so that every player's column is on the first screen: no sideways swipe.
   const inputs = [];
   let ownAdd = null;
-  const entry = element("table", { class: "pad-table pad-entry" });
-  const head = element("tr", {}, element("th", { scope: "col", class: "pad-label", text: "" }));
-  const signCell = element("th", { scope: "row", class: "pad-label" });
-  const fields = element("tr", { class: "pad-fields" }, signCell);
-  const adds = element("tr", { class: "pad-adds" }, element("td", { class: "pad-label" }));
+  const entry = element("div", { class: "pad-grid pad-entry", role: "group", "aria-label": `Round ${next}: each player's points` });
+  entry.style.setProperty("--per-row-narrow", String(Math.min(seats, 4)));
+  entry.style.setProperty("--per-row-wide", String(Math.min(seats, 8)));
   for (let seat = 0; seat < seats; seat += 1) {
-    const name = element("th", { scope: "col", class: "pad-name", "data-seat": seat }, element("span", { class: "dot", "aria-hidden": "true" }), players[seat]);
-    name.firstChild.style.background = table.colours[seat];
-    head.append(name);
-    const cell = element("td", { "data-seat": seat });
-    const addCell = element("td", { "data-seat": seat });
+    const dot = element("span", { class: "dot", "aria-hidden": "true" });
+    dot.style.background = table.colours[seat];
+    const cell = element("div", { class: "pad-player", "data-seat": seat }, element("span", { class: "pad-name", "data-seat": seat, title: players[seat] }, dot, players[seat]));
+    cell.style.setProperty("--colour", table.colours[seat]);
     if (writable(seat)) {
       const input = element("input", {
         type: "text",
@@ -85,36 +86,36 @@ function record(table) {
       });
       inputs.push(input);
       cell.append(input);
-      // The recorder's "+" sits under each column; a seat's one button is wide, with the others.
+      // The recorder's "+" sits under each player's field; a seat's one button is wide, with
+      // the others.
       const add = table.button(own === null ? `+ ${players[seat]}` : "Add my points", () => writeScore(seat));
       add.classList.add("pad-add");
       add.dataset.seat = String(seat);
       if (own === null) {
         add.setAttribute("aria-label", `Write ${players[seat]}'s points alone`);
-        addCell.append(add);
+        cell.append(add);
       } else ownAdd = add;
     }
-    fields.append(cell);
-    adds.append(addCell);
+    entry.append(cell);
   }
-  if (inputs.length) signCell.append(signButton());
-  entry.append(element("thead", {}, head), element("tbody", {}, fields, own === null ? adds : ""));
-  const entryScroll = element("div", { class: "pad-scroll" }, entry);
-  pad.append(entryScroll, message);
+  pad.append(entry, message);
 
   const buttons = element("div", { class: "pad-buttons" });
   if (ownAdd) {
     ownAdd.classList.add("pad-own");
     buttons.append(ownAdd);
   }
+  if (inputs.length) buttons.append(signButton());
   if (mayRound) {
     const write = table.button(`Write round ${next}`, writeRound);
     write.classList.add("pad-write");
     buttons.append(write);
   }
   if (own === null && table.role === "recorder") {
-    const takeBack = table.button("Take back the last entry", takeBackLast);
+    // The page's one Undo while the pad is shown (the page hides its own: data-undo).
+    const takeBack = table.button("Undo the last entry", takeBackLast);
     takeBack.classList.add("pad-take-back");
+    takeBack.dataset.undo = "";
     takeBack.disabled = takeBack.disabled || state.version === 0;
     const end = table.button("End the game", endTheGame);
     end.classList.add("pad-end");
@@ -126,9 +127,6 @@ function record(table) {
   const sheet = element("table", { class: "pad-table pad-sheet", "aria-label": "The sheet, newest entry first" });
   const sheetScroll = element("div", { class: "pad-scroll" }, sheet);
   pad.append(sheetScroll);
-  // The two tables scroll sideways together (many players): a column stays under its name.
-  entryScroll.addEventListener("scroll", () => { sheetScroll.scrollLeft = entryScroll.scrollLeft; });
-  sheetScroll.addEventListener("scroll", () => { entryScroll.scrollLeft = sheetScroll.scrollLeft; });
 
   table.actions.replaceChildren(pad);
   let events = null;

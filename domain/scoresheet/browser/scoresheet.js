@@ -12,6 +12,14 @@
  * domain/scoresheet/display.py): none is said here.
  */
 export { draw } from "./scoresheet-draw.js";
+
+// The recorder page's words for a score pad (record.js asks a game's package first): points
+// written down, no hand to see, no turn to wait for.
+export const words = {
+  recorder: "Recorder: every player's points.",
+  seat: (name) => `Recording as ${name}: ${name}'s own points only.`,
+  awaited: (state, role, name) => (role === "seat" ? `${name}: add your points when you score them.` : `Round ${state.rounds + 1}: write the points as they are scored.`),
+};
 export { record } from "./scoresheet-pad.js";
 
 // The pad's look, from the game's own package (the pages' CSS knows no game). A link, not a

@@ -165,7 +165,7 @@
     const message = document.getElementById("links-message");
     const base = `/games/${encodeURIComponent(section.dataset.gameId)}`;
     if (!token) {
-      message.textContent = "Open this page from the recorder's page: its link carries the recorder's token (#token=…).";
+      message.textContent = "Open this page from the recorder's page: only the recorder's own link can show the players' links.";
       message.hidden = false;
       return;
     }

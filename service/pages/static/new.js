@@ -94,8 +94,16 @@ import { askForKey, keepKey, keptKey } from "./lib/write-key.js";
       const names = rows.map((row) => row.querySelector("input").value.trim());
       for (const row of form.querySelectorAll('.game-option[data-kind="teams"] .player-row')) {
         const seat = Number(row.dataset.seat);
-        row.querySelector("label").textContent = names[seat] || `Seat ${seat}`;
+        row.querySelector("label").textContent = names[seat] || `Player ${seat + 1}`;
       }
+      // A name field for each team in use.
+      for (const teams of form.querySelectorAll('.game-option[data-kind="teams"]')) {
+        const used = new Set([...teams.querySelectorAll(".player-row:not([hidden]) select")].map((select) => select.value));
+        for (const named of teams.querySelectorAll(".team-name")) named.hidden = !used.has(named.dataset.team);
+      }
+      // "More options" only where the game takes one of them.
+      const more = document.getElementById("more-options");
+      more.hidden = [...more.querySelectorAll(".field")].every((field) => field.hidden);
     }
 
     function clearErrors() {
@@ -126,6 +134,9 @@ import { askForKey, keepKey, keptKey } from "./lib/write-key.js";
         slot.textContent = (slot.textContent ? slot.textContent + " " : "") +
           (slot.id === "error-options" ? `${field}: ` : "") + words(detail);
         slot.hidden = false;
+        // A refused option behind "More options" is shown, not left closed.
+        const closed = slot.closest("details");
+        if (closed) closed.open = true;
         const container = slot.closest(".field");
         const input = container && container.querySelector("input, select, textarea");
         if (input) {
@@ -184,6 +195,18 @@ import { askForKey, keepKey, keptKey } from "./lib/write-key.js";
       return [...teams.keys()].sort((a, b) => Number(a) - Number(b)).map((key) => teams.get(key));
     }
 
+    /** The names typed for the teams chosen, in the teams' order ("Team N" where one is left
+     * blank), or undefined when none is typed. */
+    function teamNamesOf(seats) {
+      const field = form.querySelector('.game-option[data-kind="teams"]:not([hidden])');
+      if (!field) return undefined;
+      const chosen = [...field.querySelectorAll("select")].slice(0, seats).map((select) => select.value);
+      const numbers = [...new Set(chosen)].sort((a, b) => Number(a) - Number(b));
+      const typed = numbers.map((team) => field.querySelector(`#team_names-${team}`).value.trim());
+      if (!typed.some(Boolean)) return undefined;
+      return typed.map((name, index) => name || `Team ${numbers[index]}`);
+    }
+
     /** The body of POST /games as JSON text, or null (with the message shown) if the form cannot
      * say it. */
     function body() {
@@ -215,6 +238,8 @@ import { askForKey, keepKey, keptKey } from "./lib/write-key.js";
           const value = gameOption(field, request.players.length);
           if (value !== undefined) options[field.dataset.option] = value;
         }
+        const named = options.teams && teamNamesOf(request.players.length);
+        if (named) options.team_names = named;
       } catch (error) {
         if (!(error instanceof FormError)) throw error;
         showErrors({ message: error.message, details: error.details });
@@ -248,6 +273,8 @@ import { askForKey, keepKey, keptKey } from "./lib/write-key.js";
     });
     form.addEventListener("input", (event) => {
       if (event.target.name === "player") showFields();
+      // A team chosen shows its name's field.
+      if (event.target.name === "teams") showFields();
     });
 
     form.addEventListener("submit", async (event) => {

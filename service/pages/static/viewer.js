@@ -319,15 +319,15 @@ async function openViewer() {
     if (!active) {
       access.textContent = "The game is over: everything is shown.";
     } else if (view.role === "recorder") {
-      access.textContent = "Recorder's view: the token in this link shows every hidden card.";
+      access.textContent = "Recorder's view: this link shows every hidden card.";
     } else if (view.role === "seat") {
       access.textContent = `Seat view: ${seatName(view.seat, view.players)}'s hand shown, the others hidden.`;
     } else if (view.refused) {
-      access.textContent = "The token in this link is not this game's: public view, hidden cards stay hidden.";
+      access.textContent = "This link is not this game's: public view, hidden cards stay hidden.";
     } else if (view.token) {
-      access.textContent = "Could not check this link's token: the board shows what the service allows it.";
+      access.textContent = "Could not check this link: the board shows what the service allows it.";
     } else {
-      access.textContent = "Public view: hidden cards stay hidden. A player's link (ending in #token=…) shows that player's hand; the recorder's shows them all.";
+      access.textContent = "Public view: hidden cards stay hidden. A player's own link shows that player's hand; the recorder's shows them all.";
     }
   }
 

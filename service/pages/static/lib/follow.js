@@ -80,11 +80,17 @@ export function showLive(note, mode) {
   note.dataset.mode = mode || "off";
 }
 
+/** A game's status in words (templates/words.html's status_words): a finished game is
+ * "finished", whether or not its archive is written yet. */
+export function statusWords(status) {
+  return status === "archived" ? "finished" : status;
+}
+
 /** The game's status badge and, once over, its result (the winners marked in the players' list).
  * `game` is GET /games/{id}'s answer. */
 export function showResult(game, players) {
   const badge = document.getElementById("game-status");
-  badge.textContent = game.status;
+  badge.textContent = statusWords(game.status);
   badge.className = `badge status-${game.status}`;
   const result = document.getElementById("result");
   const winners = game.result ? game.result.winners : [];
@@ -95,18 +101,30 @@ export function showResult(game, players) {
     result.hidden = true;
     return;
   }
-  // Said as the server says it (service/pages/results.py): "—" for a score never written.
-  const scores = game.result.scores.map((score, seat) => `${players[seat]} ${score === null ? "—" : score}`);
-  result.textContent = `Result: ${outcomeWords(game.result, players)}; scores ${scores.join(", ")}.`;
+  // Said as the server says it (service/pages/results.py): "—" for a score never written, and no
+  // scores at all in a game without points.
+  const scores = game.result.scores || [];
+  const said = scores.some((score) => score !== null)
+    ? `; scores ${scores.map((score, seat) => `${players[seat]} ${score === null ? "—" : score}`).join(", ")}`
+    : "";
+  result.textContent = `Result: ${outcomeWords(game.result, players, game.options)}${said}.`;
   result.hidden = false;
 }
 
-/** Who won, in words (service/pages/results.py's outcome_words): a cooperative game's table won
- * or lost, a draw, the winners, or "no winner", never "won by" nobody. */
-export function outcomeWords(result, players) {
+/** Who won, in words (service/pages/results.py's outcome_words): "Chloé won", "Alice and Bruno
+ * shared the win", a named team's "Blue won (Bruno and Dev)", a cooperative game's "the table
+ * won" or "the table lost", "a draw", or "no winner", never "won by" nobody. */
+export function outcomeWords(result, players, options) {
   if (result.outcome === "won" || result.outcome === "lost") return `the table ${result.outcome}`;
   if (result.draw) return "a draw";
   const names = (result.winners || []).map((seat) => players[seat]);
   if (!names.length) return "no winner";
-  return `won by ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`}`;
+  const listed = names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  // A named team (a score sheet's team_names): "Blue won (Bruno and Dev)".
+  const { teams, team_names: teamNames } = options || {};
+  const same = (team) => team.length === result.winners.length && team.every((seat) => result.winners.includes(seat));
+  const won = teams && teamNames ? teams.findIndex(same) : -1;
+  if (won >= 0 && teamNames[won]) return `${teamNames[won]} won (${listed})`;
+  if (names.length === 1) return `${names[0]} won`;
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]} shared the win`;
 }

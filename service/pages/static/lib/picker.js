@@ -9,6 +9,9 @@
 
 import { element, humanize, svg } from "./draw.js";
 
+// The sheet's way out, unless a question words it its own way.
+const CANCEL = "Cancel";
+
 /** A value chosen, in words: "none", "7, 8", "lemur". */
 function shown(value) {
   if (value === null || value === undefined) return "none";
@@ -203,11 +206,14 @@ export class Picker {
     for (const button of this.box.querySelectorAll("button")) button.disabled = busy;
   }
 
-  /** The sheet as a question: a Promise of the value chosen (null: cancelled). */
-  ask({ title, options, note }) {
+  /** The sheet as a question: a Promise of the value chosen (null: cancelled). `cancel` words
+   * the sheet's one way out for this question ("No, not yet"): a question has no "No" option
+   * beside a Cancel. */
+  ask({ title, options, note, cancel }) {
     this.close(false);
     return new Promise((resolve) => {
       this.title.textContent = title;
+      this.cancel.textContent = cancel || CANCEL;
       this.chosen.textContent = note || "";
       this.chosen.hidden = !note;
       this.back.hidden = true;
@@ -313,6 +319,7 @@ export class Picker {
     }
     this.back.hidden = false;
     this.chosen.hidden = false;
+    this.cancel.textContent = CANCEL;
     if (this.box.open) this.box.close();
     this.box.hidden = true;
     this.stepBack = null;
