@@ -101,6 +101,8 @@ class TournamentOverError(TabletapeError):
 
 class ImpossiblePlanError(TabletapeError):
     """A tournament whose tables cannot be made (10 players at tables of 4 to 4)."""
+
+
 class PlayedTogetherError(TabletapeError):
     """Two names joined as one person that sit in one finished game: two people of one game are
     not one person."""

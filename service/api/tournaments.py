@@ -24,7 +24,7 @@ from service.api.views import (
     WRITE_KEY_SECURITY,
     ApiBlueprint,
     bearer_token,
-    error_doc,
+    error_responses,
 )
 from service.jsonio import json_response
 from service.tournaments.plan import checked_plan
@@ -49,11 +49,7 @@ _CODES = {
 
 
 def _errors(*statuses: int, security: Any = None) -> Any:
-    documented: dict[str, Any] = {
-        "responses": {
-            str(status): error_doc(status, _CODES[status]) for status in (*statuses, 429, 503)
-        }
-    }
+    documented: dict[str, Any] = {"responses": error_responses(_CODES, *statuses)}
     if security is not None:
         documented["security"] = security
     return tournaments.doc(**documented)

@@ -7,6 +7,7 @@ leaves them as they are); the ``@blp.response`` schemas still document them in t
 from __future__ import annotations
 
 import hmac
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Request, Response, current_app, request, url_for
@@ -149,6 +150,13 @@ def error_doc(status: int, description: str) -> dict[str, Any]:
     if status in (429, 503):
         documented["headers"] = RETRY_AFTER
     return documented
+
+
+def error_responses(descriptions: Mapping[int, str], *statuses: int) -> dict[str, Any]:
+    """The ``responses`` of a view's ``doc``: the contract's error body for each of ``statuses``,
+    and for 429 and 503, which any request may meet; ``descriptions`` says when each comes."""
+    every = {429: "rate_limited", 503: "unavailable", **descriptions}
+    return {str(status): error_doc(status, every[status]) for status in (*statuses, 429, 503)}
 
 
 def _header(

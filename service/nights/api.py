@@ -14,7 +14,7 @@ from domain.roster import Roster
 from domain.viewers import PUBLIC
 from service.api.requests import QueryInteger
 from service.api.schemas import GameSchema
-from service.api.views import ApiBlueprint, error_doc, game_json, service
+from service.api.views import ApiBlueprint, error_responses, game_json, service
 from service.games import GameService
 from service.jsonio import json_response
 from service.nights.evenings import evening, evenings, parse_evening
@@ -39,16 +39,8 @@ def roster() -> Roster:
 
 
 def _errors(*statuses: int) -> Any:
-    descriptions = {
-        400: "invalid_request: a date or cursor not written YYYY-MM-DD",
-        429: "rate_limited",
-        503: "unavailable",
-    }
-    return nights.doc(
-        responses={
-            str(status): error_doc(status, descriptions[status]) for status in (*statuses, 429, 503)
-        }
-    )
+    descriptions = {400: "invalid_request: a date or cursor not written YYYY-MM-DD"}
+    return nights.doc(responses=error_responses(descriptions, *statuses))
 
 
 class NightPlayerSchema(Schema):

@@ -18,7 +18,7 @@ from flask import current_app
 from flask.views import MethodView
 
 from domain.roster import Roster, RosterChange
-from service.api.views import WRITE_KEY_SECURITY, ApiBlueprint, error_doc
+from service.api.views import WRITE_KEY_SECURITY, ApiBlueprint, error_responses
 from service.games.appending import utc_now
 from service.jsonio import json_response
 from service.players import store
@@ -44,11 +44,7 @@ _ERRORS = {
 
 
 def _errors(*statuses: int, writes: bool = False) -> Any:
-    documented: dict[str, Any] = {
-        "responses": {
-            str(status): error_doc(status, _ERRORS[status]) for status in (*statuses, 429, 503)
-        }
-    }
+    documented: dict[str, Any] = {"responses": error_responses(_ERRORS, *statuses)}
     if writes:
         documented["security"] = WRITE_KEY_SECURITY
     return players.doc(**documented)

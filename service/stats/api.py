@@ -20,7 +20,7 @@ from flask.views import MethodView
 from domain.errors import UnknownGameError
 from domain.game import Game
 from service.api.requests import ascii_int
-from service.api.views import ApiBlueprint, error_doc
+from service.api.views import ApiBlueprint, error_responses
 from service.errors import InvalidRequestError, NotFoundError
 from service.jsonio import json_response
 from service.players.store import roster_of
@@ -55,14 +55,8 @@ def _errors(*statuses: int) -> Any:
     descriptions = {
         400: "invalid_request: a malformed filter",
         404: "not_found: no game of that name",
-        429: "rate_limited",
-        503: "unavailable",
     }
-    return stats.doc(
-        responses={
-            str(status): error_doc(status, descriptions[status]) for status in (*statuses, 503, 429)
-        }
-    )
+    return stats.doc(responses=error_responses(descriptions, *statuses))
 
 
 def _path_game(name: str) -> Game[Any]:
