@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 from flask import Request, current_app, request
 from gunicorn.http.errors import ParseException
-from marshmallow import fields
+from marshmallow import fields, validate
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from service.api.body_deadline import BodyDeadlines
@@ -66,6 +66,18 @@ class QueryInteger(fields.Integer):
             raise self.make_error("invalid")
         number: int = super()._deserialize(value, attr, data, **kwargs)
         return number
+
+
+def page_cursor(pattern: str, written_as: str = "") -> fields.String:
+    """A listing's ``cursor`` query parameter: a ``next_cursor`` the same endpoint returned
+    (``pattern``; ``written_as`` says what one looks like, in the refusal), or empty for the first
+    page."""
+    return fields.String(
+        validate=validate.Regexp(
+            pattern, error=f"not a next_cursor this endpoint returned{written_as}, nor empty"
+        ),
+        metadata={"description": "a next_cursor this endpoint returned; empty for the first page"},
+    )
 
 
 def this_request() -> Request:

@@ -13,7 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates
 
 from domain import game_names, most_players
 from domain.repeats import repeated
-from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger
+from service.api.requests import MAX_DIGITS, MAX_QUERY_INTEGER, QueryInteger, page_cursor
 from service.names import problem, taken, unseen_ranges
 from service.signing.note import Note, NoteError, VerifierKey
 from service.store.chain import FORMAT, LEGACY_FORMAT
@@ -241,12 +241,7 @@ class GameListQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
     player = LookedUpName(metadata={"description": "only the games this name plays in"})
     limit = QueryInteger(validate=validate.Range(min=1, max=100), load_default=20)
-    cursor = fields.String(
-        validate=validate.Regexp(
-            GAMES_CURSOR_PATTERN, error="not a next_cursor this endpoint returned, nor empty"
-        ),
-        metadata={"description": "a next_cursor this endpoint returned; empty for the first page"},
-    )
+    cursor = page_cursor(GAMES_CURSOR_PATTERN)
 
 
 class GameListSchema(Schema):

@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 
 from domain.roster import Roster
 from domain.viewers import PUBLIC
-from service.api.requests import QueryInteger
+from service.api.requests import QueryInteger, page_cursor
 from service.api.schemas import GameSchema
 from service.api.views import ApiBlueprint, error_responses, game_json, service
 from service.games import GameService
@@ -69,12 +69,7 @@ class NightSchema(Schema):
 
 class NightsQuerySchema(Schema):
     limit = QueryInteger(validate=validate.Range(min=1, max=100), load_default=20)
-    cursor = fields.String(
-        validate=validate.Regexp(
-            _CURSOR_PATTERN, error="not a next_cursor this endpoint returned (a date), nor empty"
-        ),
-        metadata={"description": "a next_cursor this endpoint returned; empty for the first page"},
-    )
+    cursor = page_cursor(_CURSOR_PATTERN, " (a date)")
 
 
 class NightCountSchema(Schema):

@@ -16,7 +16,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from service.api.requests import QueryInteger
+from service.api.requests import QueryInteger, page_cursor
 from service.api.schemas import CURSOR_PATTERN, EXAMPLE_GAME, LookedUpName
 from service.stats.periods import DayFilter
 
@@ -78,12 +78,7 @@ class VersusQuerySchema(PlayerStatsQuerySchema):
 
 class RatingsQuerySchema(Schema):
     limit = QueryInteger(validate=validate.Range(min=1, max=100), load_default=20)
-    cursor = fields.String(
-        validate=validate.Regexp(
-            CURSOR_PATTERN, error="not a next_cursor this endpoint returned (digits), nor empty"
-        ),
-        metadata={"description": "a next_cursor this endpoint returned; empty for the first page"},
-    )
+    cursor = page_cursor(CURSOR_PATTERN, " (digits)")
 
 
 def days_of(query: dict[str, Any]) -> DayFilter:
