@@ -97,7 +97,8 @@ def test_exact_totals_decimals_add_exactly_and_are_written_shortest(client: Flas
     assert b'"points":[2,4.5]' in answer.data
     assert answer.json["state"]["totals"] == [2.3, 4.5]
     events = client.get(f"/games/{game['id']}/events").data
-    assert b'"points":[2,4.5]' in events and b"2.0" not in events
+    # (A timestamp such as 12:02.070Z may hold the bytes "2.0": only the points are looked at.)
+    assert b'"points":[2,4.5]' in events and b'"points":[2.0' not in events
     exported = client.get(f"/games/{game['id']}/export", headers=auth(game)).data
     assert b'"points":[2,4.5]' in exported
 
