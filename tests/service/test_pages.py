@@ -17,7 +17,7 @@ from domain import game_names, get_game
 from domain.words import describe_fields as describe
 from service.pages.plots import bar_plot, nice_scale
 from service.pages.views import CONTENT_SECURITY_POLICY
-from tests.support.api import append, create, legal, play_to_the_end
+from tests.support.api import append, create, create_apart, legal, play_to_the_end
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ROOT / "service" / "pages"
@@ -47,7 +47,7 @@ def test_the_index_lists_the_recent_games_newest_first(client: FlaskClient) -> N
 
 
 def test_the_index_pages_on_to_older_games(client: FlaskClient) -> None:
-    made = [create(client, players=["Ana", "Ben"], seed=seed)["id"] for seed in range(32)]
+    made = create_apart(client, range(32), players=["Ana", "Ben"])
     page = client.get("/").get_data(as_text=True)
     assert made[-1] in page and made[0] not in page
     older = re.search(r'href="(/\?cursor=[0-9]+_[0-9a-f]+)" rel="next"', page)

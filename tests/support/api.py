@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -18,6 +19,19 @@ def create(client: FlaskClient, **body: Any) -> dict[str, Any]:
     assert response.status_code == 201, response.json
     created: dict[str, Any] = response.json
     return created
+
+
+def create_apart(client: FlaskClient, seeds: range, **body: Any) -> list[str]:
+    """Games created one per seed, each in a millisecond of its own (the listings order games
+    created within one millisecond by their ids), so that the last made is the newest listed;
+    their ids, oldest first."""
+    made = []
+    for seed in seeds:
+        made.append(create(client, seed=seed, **body)["id"])
+        created = time.time_ns() // 1_000_000
+        while time.time_ns() // 1_000_000 == created:
+            time.sleep(0.0002)
+    return made
 
 
 def auth(game: dict[str, Any]) -> dict[str, str]:
