@@ -176,7 +176,8 @@ class History:
             return outcome
         try:
             document = {**record_of(play), "seed_salt": new_salt()}
-            record, _ = self.records.import_record(document, ask_count=False)
+            # Its claim settled with its game's id as the game is indexed (one round trip).
+            record, _ = self.records.import_record(document, ask_count=False, play=play.key)
         except Unreadable as error:
             self.indexes.release_play(play.key, owner)
             outcome.skipped.append(Skipped(play.play_id, error.reason))
@@ -193,7 +194,6 @@ class History:
         except BaseException:
             self.indexes.release_play(play.key, owner)
             raise
-        self.indexes.settle_play(play.key, record.id)
         outcome.imported += 1
         outcome.games.append(record.id)
         return outcome
