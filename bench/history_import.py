@@ -7,6 +7,8 @@ counted. Beside it, the same run: the archive job's own games/s (its jobs' time 
 and the baseline, the first plays of the same backup counted one job per game (as a game
 finished at the table is), into another prefix. Then the same backup with its plays in reverse
 order, into a third prefix, must give the same ratings.
+The CPU seconds each side used are reported too: the import's, the worker's (its forked jobs'),
+and the Redis server's (INFO cpu; on a shared server, its other clients' as well).
 ``python -m bench.history_import [--plays N] [--baseline-plays N]``.
 
 The goal (issue 38, api.md's SHOULD): the whole backup imported, counted and rated within 30 s on
@@ -33,7 +35,7 @@ import orjson
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
-from bench.redis_target import redis_target
+from bench.redis_target import RedisTarget, redis_target
 from bench.servers import REPO
 from service import create_app
 from service.imports import History
@@ -94,9 +96,15 @@ def job_seconds(queue: ArchiveQueue) -> tuple[int, float]:
 
 
 def bring_in(
-    url: str, prefix: str, folder: Path, export: dict[str, Any], *, one_job_a_game: bool = False
+    target: RedisTarget,
+    prefix: str,
+    folder: Path,
+    export: dict[str, Any],
+    *,
+    one_job_a_game: bool = False,
 ) -> dict[str, Any]:
     """Import ``export`` while a worker counts and rates its games; the times of each."""
+    url = target.url
     app = _app(url, prefix, folder)
     games = app.extensions["tabletape"]
     queue: ArchiveQueue = app.extensions["tabletape.queue"]
@@ -106,6 +114,9 @@ def bring_in(
     # The CPU each side used (this process's threads; the worker and its jobs, once it exits):
     # on a machine shared with other work, what the figure needs of the cores.
     own_cpu, their_cpu = _cpu_seconds(resource.RUSAGE_SELF), _cpu_seconds(resource.RUSAGE_CHILDREN)
+    # And Redis's, the server's own (it shares the cores): all its clients', so on a shared
+    # server other work's too; on the embedded one, this run's alone.
+    redis_cpu = redis_cpu_seconds(target)
     with archive_worker(url, prefix, folder):
         began = time.perf_counter()
         # The file's bytes, read as the API and the command line read them.
@@ -115,6 +126,7 @@ def bring_in(
         counted(queue, deadline=time.monotonic() + 3600)
         done = time.perf_counter()
     worker_cpu = _cpu_seconds(resource.RUSAGE_CHILDREN) - their_cpu
+    redis_cpu = redis_cpu_seconds(target) - redis_cpu
     job_games, busy = job_seconds(queue)
     return {
         "plays": outcome.imported,
@@ -125,6 +137,7 @@ def bring_in(
         "job_seconds": busy,
         "import_cpu_seconds": import_cpu,
         "worker_cpu_seconds": worker_cpu,
+        "redis_cpu_seconds": redis_cpu,
         "ratings": every_rating(app),
     }
 
@@ -132,6 +145,17 @@ def bring_in(
 def _cpu_seconds(who: int) -> float:
     used = resource.getrusage(who)
     return used.ru_utime + used.ru_stime
+
+
+def redis_cpu_seconds(target: RedisTarget) -> float:
+    """The CPU seconds the target's Redis server has used since it started (INFO cpu: system
+    and user, its main thread's and its background threads')."""
+    client = target.client()
+    try:
+        used = client.info("cpu")
+    finally:
+        client.close()
+    return float(used["used_cpu_sys"]) + float(used["used_cpu_user"])
 
 
 def every_rating(app: Any) -> dict[str, dict[str, list[float]]]:
@@ -178,13 +202,11 @@ def main() -> None:
     load_at_start = os.getloadavg()[0]
     with redis_target() as target:
         baseline = bring_in(
-            target.url, target.prefix + "one:", target.workdir / "one", sample.export(),
+            target, target.prefix + "one:", target.workdir / "one", sample.export(),
             one_job_a_game=True,
         )  # fmt: skip
-        forward = bring_in(target.url, target.prefix + "a:", target.workdir / "a", backup.export())
-        backward = bring_in(
-            target.url, target.prefix + "b:", target.workdir / "b", reverse.export()
-        )
+        forward = bring_in(target, target.prefix + "a:", target.workdir / "a", backup.export())
+        backward = bring_in(target, target.prefix + "b:", target.workdir / "b", reverse.export())
     report = {
         "plays": forward["plays"],
         "titles": arguments.titles,
@@ -195,6 +217,8 @@ def main() -> None:
         "total_seconds": forward["total_seconds"],
         "import_cpu_seconds": forward["import_cpu_seconds"],
         "worker_cpu_seconds": forward["worker_cpu_seconds"],
+        "redis_cpu_seconds": forward["redis_cpu_seconds"],
+        "redis_embedded": target.embedded,
         "load_average_at_start": load_at_start,
         "within_goal": forward["total_seconds"] <= GOAL_SECONDS,
         "reverse_total_seconds": backward["total_seconds"],
@@ -224,7 +248,9 @@ def main() -> None:
         f" {'met' if report['within_goal'] else 'missed'}). In reverse order:"
         f" {report['reverse_total_seconds']:.1f} s, the same ratings:"
         f" {report['reverse_same_ratings']}. CPU: the import {report['import_cpu_seconds']:.1f} s,"
-        f" the worker {report['worker_cpu_seconds']:.1f} s (load average"
+        f" the worker {report['worker_cpu_seconds']:.1f} s, Redis"
+        f" {report['redis_cpu_seconds']:.1f} s ({'embedded' if target.embedded else 'the'}"
+        f" server's, all its clients') (load average"
         f" {report['load_average_at_start']:.1f} at the start)."
     )
 

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from service.config import load_config
@@ -46,7 +47,7 @@ T = TypeVar("T")
 _BACKOFF = (0.2, 0.5, 1, 2, 4, 8)
 
 # How many games of a job are archived at once. A game's archiving waits, most of its time, on
-# Redis (its header, its events, its place, its mark) and on the two fsyncs of its file: games
+# Redis (its header, its events, its place, its mark) and on the fsync of its file: games
 # archived side by side share those waits, and the file system commits their fsyncs together
 # (figure 14: a job of a hundred games about 3x faster). Each game is still archived whole, as
 # alone; only the waiting overlaps.
@@ -104,6 +105,8 @@ class _Written:
     record: GameRecord
     figures: GameFigures
     document: dict[str, Any]
+    # Its archive file, whose folder the job syncs once for all its games before counting them.
+    path: Path
 
 
 def _archive_many(
@@ -113,12 +116,15 @@ def _archive_many(
     written: list[_Written] = []
     # The games read, to be placed in the listings: all of them in one round trip.
     read: list[GameRecord] = []
+    # Their headers read in one round trip, not one each.
+    headers = store.get_many(game_ids)
     with ThreadPoolExecutor(_GAMES_AT_ONCE, thread_name_prefix="archive") as games_at_once:
         # In the job's order, whatever order they finish in: the ratings are those of that order.
         for game_id, found in zip(
             game_ids,
             games_at_once.map(
-                lambda game_id: _written(store, archive, game_id, ring, read.append), game_ids
+                lambda pair: _written(store, archive, *pair, ring, read.append),
+                zip(game_ids, headers, strict=True),
             ),
             strict=True,
         ):
@@ -126,6 +132,9 @@ def _archive_many(
                 outcomes[game_id] = found
             else:
                 written.append(found)
+        # The files' renames made durable, each folder once (a game's file is what tells which
+        # finish was counted, ``_withdraw_undone_finish``): before any game is counted.
+        archive.sync_folders([game.path for game in written])
         # Listed where it was played: at its finish, or back where it was created once a
         # retraction reopened it. Here, within seconds of the change, rather than in the
         # finishing append, which would wait as long again for the write to 2 + players indexes
@@ -148,13 +157,14 @@ def _written(
     store: EventStore,
     archive: Archive,
     game_id: str,
+    record: GameRecord | DamagedHeader | None,
     ring: KeyRing | None,
     to_place: Callable[[GameRecord], None],
 ) -> _Written | str:
-    """The game audited, its figures told and its archive file written; else the outcome in a
-    word (the game refused, missing, archived already, not finished, its earlier finish
-    withdrawn). A game read whole goes ``to_place`` in the listings."""
-    record = store.find(game_id)
+    """The game, whose header the job read as ``record`` (``EventStore.find``), audited, its
+    figures told and its archive file written; else the outcome in a word (the game refused,
+    missing, archived already, not finished, its earlier finish withdrawn). A game read whole
+    goes ``to_place`` in the listings."""
     if record is None:
         return "missing"
     if record.status == "archived":
@@ -186,10 +196,11 @@ def _written(
         return _refuse(store, game_id, [str(error)])
     document = archive_document(record, events)
     document.update(_note_of_archive(ring, record))
-    archive.write(document)
+    # Its folder is synced by the job, once for all the games it wrote there.
+    path = archive.write(document, sync_folder=False)
     if archive.read(game_id) != document:
         return _refuse(store, game_id, ["the archive file did not read back as written"])
-    return _Written(record, figures, document)
+    return _Written(record, figures, document, path)
 
 
 def _recount_if_roster_moved(store: EventStore, archive: Archive, version_before: int) -> None:

@@ -104,11 +104,17 @@ class Records:
         return self._create_record(header, recorder=recorder)
 
     def _create_record(
-        self, played: dict[str, Any], kept: RecordKept | None = None, recorder: str | None = None
+        self,
+        played: dict[str, Any],
+        kept: RecordKept | None = None,
+        recorder: str | None = None,
+        store_as: Callable[[GameRecord], GameRecord | None] | None = None,
     ) -> tuple[GameRecord, Tokens]:
         """A new record of what ``played`` says (game, players, seed, options, rules_version),
         in the current record format: a fresh salt commits to the seed, fresh tokens guard it.
-        An import's record ``kept`` its salt, commitment, format and creation time instead."""
+        An import's record ``kept`` its salt, commitment, format and creation time instead.
+        ``store_as`` stores the new record (None: its id is taken) and gives it back as stored:
+        an import's, with its events; else the record is stored as a new game."""
         store = self.repository.store
         kept = kept or RecordKept(salt=new_salt())
         header = {
@@ -128,15 +134,16 @@ class Records:
         while True:
             game_id = secrets.token_hex(8)
             commitment = header["seed_commitment"]
-            if (kept.imported and commitment is not None) or kept.record_digest is not None:
-                store.indexes.lease(game_id)
+            claims = []
             if kept.imported and commitment is not None:
-                held = store.indexes.claim_commitment(commitment, game_id)
-                if held is not None:
-                    raise AlreadyImportedError(held)
+                claims.append(("commitments", commitment))
             if kept.record_digest is not None:
-                held = store.indexes.claim_record(kept.record_digest, game_id)
+                claims.append(("records", kept.record_digest))
+            if claims:
+                held = store.indexes.claim_import(game_id, claims)
                 if held is not None:
+                    # Whatever this id claimed goes to the next import that needs it.
+                    store.indexes.release_claims(game_id)
                     raise AlreadyImportedError(held)
             record = GameRecord(
                 id=game_id,
@@ -150,9 +157,12 @@ class Records:
                 seat_token_generations=generations,
                 **header,
             )
-            # An import's game is listed once its events are in, where it was played
-            # (``EventStore.import_events``); a new game, as it is created.
-            if store.create(record, listed=not kept.imported):
+            if store_as is not None:
+                stored = store_as(record)
+                if stored is not None:
+                    return stored, tokens
+            # A new game is listed as it is created.
+            elif store.create(record, listed=not kept.imported):
                 return record, tokens
             # The id was taken: its claims go, for the next id to take over.
             store.indexes.release_claims(game_id)
@@ -177,7 +187,7 @@ class Records:
         return document
 
     def import_record(
-        self, document: dict[str, Any], *, ask_count: bool = True
+        self, document: dict[str, Any], *, ask_count: bool = True, play: str | None = None
     ) -> tuple[GameRecord, Tokens]:
         """Replay an exported record and store it as a new game with tokens of its own, or
         reject it whole. What the document gives is kept (salt, commitment, format, created_at,
@@ -185,7 +195,8 @@ class Records:
         is filled in with the import's. A record held here already (its commitment, or the same
         game, players, seed, options and moves) is an AlreadyImportedError naming its game.
         A finished one is counted, unless ``ask_count`` is False: the caller asks for it with
-        others (``ask_counts``)."""
+        others (``ask_counts``). ``play``: the play of another app the document was made from
+        (``<source>:<id>``), whose claim is settled with the new game's id as it is indexed."""
         header, bodies = _as_stored(document)
         # The sender holds every value of its document: the rules' own words help it most.
         audit = replay_record(header, bodies, quote_rules=True)
@@ -214,13 +225,19 @@ class Records:
         kept = replace(
             _kept(document, header["seed"], now), record_digest=record_digest(header, bodies)
         )
-        record, tokens = self._create_record(header, kept)
         store = self.repository.store
-        # The source's notes are kept as they came, beside those this service will sign: they
-        # still verify with the source's key (``service.signing``).
-        record = store.import_events(record, bodies, ats=ats, status=status,
-                                     result=audit.result, finished_at=finished_at,
-                                     source_checkpoints=source_checkpoints(document))  # fmt: skip
+        # Created with its events in one step, then listed where it was played. The source's
+        # notes are kept as they came, beside those this service will sign: they still verify
+        # with the source's key (``service.signing``).
+        record, tokens = self._create_record(
+            header,
+            kept,
+            store_as=lambda new: store.create_imported(
+                new, bodies, ats=ats, status=status, result=audit.result,
+                finished_at=finished_at, source_checkpoints=source_checkpoints(document),
+                play=play,
+            ),
+        )  # fmt: skip
         if audit.result is not None and ask_count:
             ask_recount(self.recount, record.id)
         return record, tokens

@@ -20,8 +20,9 @@ than rated again from the middle (the ratings are those of the order of play eit
 are enqueued as the import goes, GAMES_PER_JOB games to a job (``Records.ask_counts``): the
 workers count one batch while the next is imported, each batch in a few round trips.
 
-A play's import waits on Redis most of its time (a dozen round trips: its claim, the record's
-claims, its header, its events, its listings), so PLAYS_AT_ONCE plays of a batch are imported
+A play's import waits on Redis most of its time (five round trips: its claim, the games played
+from its header, the record's lease and claims, its game stored whole, its listings with its claim
+settled), so PLAYS_AT_ONCE plays of a batch are imported
 side by side, each whole as alone (threads; greenlets under the API's gevent): only the waiting
 overlaps. A batch never holds one play id twice (a later play of the same id starts the next
 batch), so which of two plays of one id came first is the file's order of play, as one at a
@@ -176,7 +177,8 @@ class History:
             return outcome
         try:
             document = {**record_of(play), "seed_salt": new_salt()}
-            record, _ = self.records.import_record(document, ask_count=False)
+            # Its claim settled with its game's id as the game is indexed (one round trip).
+            record, _ = self.records.import_record(document, ask_count=False, play=play.key)
         except Unreadable as error:
             self.indexes.release_play(play.key, owner)
             outcome.skipped.append(Skipped(play.play_id, error.reason))
@@ -193,7 +195,6 @@ class History:
         except BaseException:
             self.indexes.release_play(play.key, owner)
             raise
-        self.indexes.settle_play(play.key, record.id)
         outcome.imported += 1
         outcome.games.append(record.id)
         return outcome

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import orjson
 from redis.commands.core import Script
 
 from domain.game import Title
@@ -189,7 +190,9 @@ def _count_call(
         )
         for hashes, increments in groups
     ]
-    args = [figures.game_id, json.dumps(encoded, ensure_ascii=False)]
+    # orjson: the script decodes the same groups from it (UTF-8, as json.dumps(ensure_ascii=False)
+    # gives them) at a fraction of json's cost, for a few hundred increments a game.
+    args = [figures.game_id, orjson.dumps(encoded).decode()]
     if withdraw:
         args.append("withdraw")
     return [keys.counted, keys.index, *map(keys.key, suffixes)], args
@@ -283,12 +286,16 @@ def _own_increments(figures: GameFigures, play: PlayFigures) -> list[Increment]:
     """A player's own figures in their ``own`` hash, per period, for the game's player count
     and for all counts: the ``games``, ``wins``, ``unscored`` and ``score`` of
     ``_play_increments``."""
+    # The kinds told once, not once per period and count (the archive job builds these for
+    # every player of a hundred games a job).
+    kinds = [
+        (op, kind.removesuffix(":"), amount) for op, kind, amount in _play_increments("", play)
+    ]
     increments: list[Increment] = []
     for period in periods_of(figures.day):
         for count in (len(figures.players), ALL_COUNTS):
-            for op, kind, amount in _play_increments("", play):
-                field_name = pair_field(figures.game, count, period, kind.removesuffix(":"))
-                increments.append((op, field_name, amount))
+            for op, kind, amount in kinds:
+                increments.append((op, pair_field(figures.game, count, period, kind), amount))
     return increments
 
 
@@ -298,16 +305,26 @@ def _pair_groups(figures: GameFigures) -> list[Group]:
     won = {figures.players[seat] for seat in figures.winners}
     names = sorted(set(figures.players))
     seats = len(figures.players)
+    # The fields of each period and count, the same for every pair: named once.
+    fields = [
+        (
+            pair_field(figures.game, count, period, "games"),
+            (
+                pair_field(figures.game, count, period, "wins:0"),
+                pair_field(figures.game, count, period, "wins:1"),
+            ),
+        )
+        for period in periods_of(figures.day)
+        for count in (seats, ALL_COUNTS)
+    ]
     groups: list[Group] = []
     for first, a in enumerate(names):
         for b in names[first + 1 :]:
             increments: list[Increment] = []
-            for period in periods_of(figures.day):
-                for count in (seats, ALL_COUNTS):
-                    increments.append(("i", pair_field(figures.game, count, period, "games"), "1"))
-                    for number, name in enumerate((a, b)):
-                        if name in won:
-                            field_name = pair_field(figures.game, count, period, f"wins:{number}")
-                            increments.append(("i", field_name, "1"))
+            for games, wins in fields:
+                increments.append(("i", games, "1"))
+                for number, name in enumerate((a, b)):
+                    if name in won:
+                        increments.append(("i", wins[number], "1"))
             groups.append(([pair_suffix(a, b)], increments))
     return groups

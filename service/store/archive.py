@@ -2,7 +2,8 @@
 
 A document holds the record's header, its events as stored (with seq, at and hash), the head hash
 and the result: everything needed to replay and audit the game without Redis. A write is atomic
-(temporary file, fsync, rename, fsync of the folder), and the bytes are a function of the document
+(temporary file, fsync, rename, fsync of the folder: a job of many games syncs each folder once,
+after all its files), and the bytes are a function of the document
 alone (no timestamp in the gzip header), so archiving a game twice writes the same file.
 
 When a retraction undoes a game's finish, its file is superseded: renamed beside it with the
@@ -65,7 +66,10 @@ class Archive:
         # Game ids are hex: safe as file names. Two levels keep folders small.
         return self.directory / game_id[:2] / f"{game_id}{SUFFIX}"
 
-    def write(self, document: dict[str, Any]) -> Path:
+    def write(self, document: dict[str, Any], *, sync_folder: bool = True) -> Path:
+        """Write the game's file atomically; durable once its folder is synced, which it is here
+        unless ``sync_folder`` is False: then the caller syncs each folder it wrote in once
+        (``sync_folders``) before anything counts on the files (a job of many games)."""
         target = self.path(document["id"])
         target.parent.mkdir(parents=True, exist_ok=True)
         payload = gzip.compress(orjson.dumps(document, option=orjson.OPT_SORT_KEYS), mtime=0)
@@ -79,8 +83,15 @@ class Archive:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
-        _fsync_directory(target.parent)
+        if sync_folder:
+            _fsync_directory(target.parent)
         return target
+
+    def sync_folders(self, written: list[Path]) -> None:
+        """Make the renames of the files ``written`` durable: each folder they are in synced
+        once, however many of them it holds."""
+        for folder in sorted({path.parent for path in written}):
+            _fsync_directory(folder)
 
     def supersede(self, document: dict[str, Any]) -> None:
         """Set aside the file of a finish that a retraction undid (if it is still there)."""

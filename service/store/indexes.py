@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from redis.cluster import RedisCluster
+
 from domain import get_game
 from domain.errors import UnknownGameError
 from domain.game import Title
@@ -119,14 +121,17 @@ class GameIndexes:
         self.keys = keys
         self._stored = stored
 
-    def add(self, record: GameRecord) -> None:
+    def add(self, record: GameRecord, *, play: str | None = None) -> None:
         """Index a game just stored. Listed once stored: an index never names a game that is not
-        there yet."""
+        there yet. ``play``: the play of another app it was imported from, whose claim is settled
+        (``settle_play``) in the same round trip."""
         pipe = self.redis.pipeline(transaction=False)
         self._place(pipe, record)
         if record.seed_commitment:
             pipe.hsetnx(self.keys.index("commitments"), record.seed_commitment, record.id)
         pipe.sadd(self.keys.index("played", played_digest(record.header)), record.id)
+        if play is not None:
+            pipe.set(self.keys.imported_play(play), record.id)
         pipe.execute()
 
     def place(self, records: list[GameRecord]) -> None:
@@ -198,21 +203,38 @@ class GameIndexes:
 
     def lease(self, game_id: str) -> None:
         """Say that the import of ``game_id`` is alive, for CLAIM_SECONDS: from then on, the
-        claims it takes (``claim_commitment``, ``claim_record``) are not taken over by another
-        import while it stores its game. Taken before its first claim."""
+        claims it takes (``claim_import``) are not taken over by another import while it stores
+        its game. Taken before its first claim."""
         self.redis.set(self.keys.importing(game_id), "1", ex=CLAIM_SECONDS)
 
-    def claim_commitment(self, commitment: str, game_id: str) -> str | None:
-        """Claim a seed commitment for a game about to be imported: None once it is this game's,
-        else the id of the game that holds it (a record imported twice makes one game). A claim
-        whose game was never stored (an import that died between the two) is taken over."""
-        return self._claim("commitments", commitment, game_id)
+    def claim_import(self, game_id: str, claims: list[tuple[str, str]]) -> str | None:
+        """``lease`` the import of ``game_id``, then claim each of ``claims`` for it, in order:
+        None once they are all this game's, else the id of the game holding the first that is
+        not. A claim is an index and a value: "commitments" and a seed commitment (a record
+        imported twice makes one game), "records" and what a record records
+        (``chain.record_digest``: of two imports of one record at once, whatever their salt or
+        format, one makes the game and the other is named it). A claim whose game was never
+        stored (an import that died between the two) is taken over.
 
-    def claim_record(self, digest: str, game_id: str) -> str | None:
-        """Claim what a record records (``chain.record_digest``) for a game about to be
-        imported, as ``claim_commitment`` claims its commitment: of two imports of one record at
-        once, whatever their salt or format, one makes the game and the other is named it."""
-        return self._claim("records", digest, game_id)
+        In one round trip when each claim is free (a pipeline, which a plain Redis runs in
+        order: the lease before the claims); a claim held goes the long way (``_claim``). On a
+        cluster the lease is taken first, alone: a pipeline's commands to other nodes run in no
+        set order, and a claim seen without its lease could be taken over."""
+        pipe = self.redis.pipeline(transaction=False)
+        if isinstance(self.redis, RedisCluster):
+            self.lease(game_id)
+        else:
+            pipe.set(self.keys.importing(game_id), "1", ex=CLAIM_SECONDS)
+        for index, value in claims:
+            pipe.hsetnx(self.keys.index(index), value, game_id)
+        taken = pipe.execute()[-len(claims) :] if claims else []
+        for (index, value), free in zip(claims, taken, strict=True):
+            if free:
+                continue
+            held = self._claim(index, value, game_id)
+            if held is not None:
+                return held
+        return None
 
     def _claim(self, index: str, value: str, game_id: str) -> str | None:
         # The game's lease is taken first (``lease``): from the moment the claim is this game's,

@@ -29,7 +29,10 @@ def parse_moment(text: object) -> datetime | None:
     if shape is None:
         return None
     try:
-        moment = datetime.strptime(shape["seconds"], "%Y-%m-%dT%H:%M:%S")
+        # The shape is checked above: ``fromisoformat`` reads those 19 digits and separators as
+        # ``strptime`` would (and refuses the same dates), at a tenth of its cost; an import
+        # reads a few per play.
+        moment = datetime.fromisoformat(shape["seconds"])
     except ValueError:
         return None
     micro = int((shape["fraction"] or "0")[:6].ljust(6, "0"))

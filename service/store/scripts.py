@@ -67,6 +67,7 @@ class Scripts:
         self._create = writes.script(source("create"))
         self._append = writes.script(source("append"))
         self._import = writes.script(source("import"))
+        self._create_imported = writes.script(source("create_imported"))
         self._restore = writes.script(source("restore"))
         self._mark_archived = client.register_script(source("mark_archived"))
         self._read = client.register_script(source("read"))
@@ -98,6 +99,22 @@ class Scripts:
         """Store ``count`` events (``stream``: body, at, hash of each) and the header's
         ``fields`` into a game just created."""
         self._import(keys=[header, events], args=[str(count), *stream, *pairs(fields)])
+
+    def create_imported(
+        self,
+        *,
+        header: str,
+        events: str,
+        fields: dict[str, str],
+        count: int,
+        stream: list[str],
+        ending: dict[str, str],
+    ) -> bool:
+        """Store a new game's header ``fields``, its ``count`` events (``stream``: body, at, hash
+        of each) and the header's ``ending``, in one step, unless ``header`` exists: False if it
+        does (``lua/create_imported.lua``)."""
+        args = [str(len(fields)), str(count), *pairs(fields), *stream, *pairs(ending)]
+        return bool(self._create_imported(keys=[header, events], args=args))
 
     def read(self, *, header: str, events: str) -> Any:
         """The read script's reply, its texts decoded here (``codec.text``) rather than by the

@@ -344,19 +344,20 @@ def test_an_import_never_takes_over_the_claim_of_an_import_still_making_its_game
         make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "dst")) for _ in "ab"
     )
     claimed, second_done = threading.Event(), threading.Event()
-    store_the_game = EventStore.create
+    # An import stores its game, with its events, in one step (``create_imported``).
+    store_the_game = EventStore.create_imported
     answers: list[Any] = []
 
-    def slow_create(store: EventStore, record: Any, **named: Any) -> bool:
+    def slow_create(store: EventStore, record: Any, *rest: Any, **named: Any) -> Any:
         if threading.current_thread() is slow:
             claimed.set()
             second_done.wait(10)
-        return store_the_game(store, record, **named)
+        return store_the_game(store, record, *rest, **named)
 
     slow = threading.Thread(
         target=lambda: answers.append(first.test_client().post("/games/import", json=document))
     )
-    with mock.patch.object(EventStore, "create", slow_create):
+    with mock.patch.object(EventStore, "create_imported", slow_create):
         slow.start()
         assert claimed.wait(10)
         refused = second.test_client().post("/games/import", json=document)
@@ -383,11 +384,12 @@ def test_the_claim_of_an_import_that_died_is_taken_over_once_its_minute_is_out(
     here = make_app(real_redis, key_prefix, ARCHIVE_DIR=str(tmp_path / "dst")).test_client()
     dead: list[str] = []
 
-    def crash(store: EventStore, record: Any, **named: Any) -> bool:
+    def crash(store: EventStore, record: Any, *rest: Any, **named: Any) -> Any:
         dead.append(record.id)
         raise redis.exceptions.ConnectionError("the import died between its claim and its game")
 
-    with mock.patch.object(EventStore, "create", crash):
+    # An import stores its game, with its events, in one step (``create_imported``).
+    with mock.patch.object(EventStore, "create_imported", crash):
         assert here.post("/games/import", json=document).status_code == 503
     # Within its minute, the claim stands: the game may still be on its way.
     assert_error(here.post("/games/import", json=document), 409, "already_imported")
