@@ -238,19 +238,50 @@ def read_json(data: bytes, check_number: Callable[[str], Any] = _as_written) -> 
             f" {error}",
             {"body": "JSON"},
         ) from None
-    within_depth(value)
-    refuse_keys_given_twice(data, check_number)
+    members, fractions = _members_within_depth(value)
+    # Outside its texts, a JSON document holds a colon for each member of its objects, and
+    # orjson keeps one member of each key: as many colons in the whole document as members
+    # parsed, and no key was given twice. Else (a colon in a text, or a key given twice), and
+    # for a number with a fraction or an exponent to check, the standard parser reads it again.
+    colons = data.count(b":" if isinstance(data, bytes | bytearray) else ":")
+    if colons != members or (fractions and check_number is not _as_written):
+        refuse_keys_given_twice(data, check_number)
     return value
 
 
 def within_depth(value: Any) -> Any:
     """A parsed body, when it nests at most MAX_DEPTH levels deep; else 400."""
     if nests_deeper_than(value, MAX_DEPTH):
-        raise InvalidRequestError(
-            f"the body nests objects and lists more than {MAX_DEPTH} levels deep",
-            {"body": f"at most {MAX_DEPTH} levels of nesting"},
-        )
+        raise _too_deep()
     return value
+
+
+def _too_deep() -> InvalidRequestError:
+    return InvalidRequestError(
+        f"the body nests objects and lists more than {MAX_DEPTH} levels deep",
+        {"body": f"at most {MAX_DEPTH} levels of nesting"},
+    )
+
+
+def _members_within_depth(value: Any) -> tuple[int, bool]:
+    """How many members the objects of a parsed body hold in all, and whether it holds a number
+    with a fraction or an exponent (orjson reads those, and those alone, as floats); 400 when it
+    nests more than MAX_DEPTH levels deep (as ``within_depth``). Iterative, as
+    ``nests_deeper_than``."""
+    members, fractions = 0, False
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            members += len(item)
+            item = list(item.values())
+        if isinstance(item, list):
+            if depth > MAX_DEPTH:
+                raise _too_deep()
+            pending.extend((child, depth + 1) for child in item)
+        elif isinstance(item, float):
+            fractions = True
+    return members, fractions
 
 
 def refuse_keys_given_twice(data: bytes, check_number: Callable[[str], Any] = _as_written) -> None:
