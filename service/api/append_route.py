@@ -63,7 +63,7 @@ class AppendRoute:
             response = self._error(environ, error)
             return response(environ, start_response)
         # What ``json_response(answer, 201, etag(version))`` sends, in the order werkzeug sends
-        # it, without the Response object: its headers cost as much again as the rest.
+        # it, without a Response object and its Headers, built to be read back once.
         start_response(
             "201 CREATED",
             [
