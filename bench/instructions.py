@@ -74,9 +74,13 @@ def main() -> None:
             app = create_bare_app()
             create = None
         requests = list(_requests(create, PREPARED, scripts))
-        run = _run_use_case if kind == "usecase" else _run
-        run(app.wsgi_app, requests[:WARMUP])
-        run(app.wsgi_app, requests[WARMUP : WARMUP + appends])
+        if kind == "usecase":
+            games = app.extensions["tabletape"]
+            _run_use_case(games, requests[:WARMUP])
+            _run_use_case(games, requests[WARMUP : WARMUP + appends])
+        else:
+            _run(app.wsgi_app, requests[:WARMUP])
+            _run(app.wsgi_app, requests[WARMUP : WARMUP + appends])
 
 
 def _creator(client: Any) -> Callable[[Any], tuple[str, str]]:
@@ -135,10 +139,9 @@ def _run(app: App, environs: list[dict[str, Any]]) -> None:
             raise RuntimeError(f"{environ['PATH_INFO']}: {statuses[-1]}")
 
 
-def _run_use_case(app: App, environs: list[dict[str, Any]]) -> None:
-    """The appends of ``environs`` made through the use case the API's view calls, with the
-    same token, body and If-Match."""
-    games = app.__self__.extensions["tabletape"]  # type: ignore[attr-defined]
+def _run_use_case(games: Any, environs: list[dict[str, Any]]) -> None:
+    """The appends of ``environs`` made through the use case the API's view calls
+    (``games``, the app's ``GameService``), with the same token, body and If-Match."""
     for environ in environs:
         game_id = environ["PATH_INFO"].split("/")[2]
         token = environ["HTTP_AUTHORIZATION"].removeprefix("Bearer ")

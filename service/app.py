@@ -12,6 +12,7 @@ from flask import Flask
 from flask_smorest import Api
 
 import domain  # registers every game
+from service.api.append_route import AppendRoute
 from service.api.body_deadline import BodyDeadlines
 from service.api.docs import docs_assets
 from service.api.flask_app import TabletapeFlask
@@ -155,6 +156,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.before_request(adding_games_needs_the_write_key)
     init_rate_limits(app, settings)
     refuse_unknown_query_parameters(app, api)
+    # In front of Flask: the plain appends, answered as the view would without Flask's machinery.
+    app.wsgi_app = AppendRoute(app)  # type: ignore[method-assign]
     return app
 
 

@@ -61,10 +61,17 @@ def init_rate_limits(app: Flask, settings: Mapping[str, Any]) -> None:
         return
     limit = limits.parse(settings["RATE_LIMIT"])
     windows = FixedWindows(limit.amount, limit.get_expiry())
+    # For the append's own route (``service.api.append_route``), which counts its requests here.
+    app.extensions["tabletape.rate_limit"] = windows
 
     @app.before_request
     def count_request() -> None:
-        wait = windows.hit(request.remote_addr or "unknown", time.time())
-        if wait is not None:
-            # Retry-After: the seconds until this client's window ends (at least 1).
-            raise TooManyRequests(retry_after=max(1, math.ceil(wait)))
+        count(windows, request.remote_addr)
+
+
+def count(windows: FixedWindows, client: str | None) -> None:
+    """Count a request of ``client`` (its address); 429 past the limit."""
+    wait = windows.hit(client or "unknown", time.time())
+    if wait is not None:
+        # Retry-After: the seconds until this client's window ends (at least 1).
+        raise TooManyRequests(retry_after=max(1, math.ceil(wait)))

@@ -1,4 +1,5 @@
-"""Reading what a request sends: its body as JSON, and the integers of its headers and queries.
+"""Reading what a request sends: its body as JSON, its token, its If-Match, and the integers of
+its headers and queries.
 
 Every reader of a request goes through here, so that one set of limits holds whatever is sent:
 
@@ -30,7 +31,7 @@ from marshmallow import fields, validate
 from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge
 
 from service.api.body_deadline import BodyDeadlines
-from service.errors import BodyTooSlowError, InvalidRequestError
+from service.errors import BodyTooSlowError, InvalidRequestError, UnauthorizedError
 
 # Deeper than any body of the contract (a card catalog in a record's options is 8 levels).
 MAX_DEPTH = 32
@@ -93,15 +94,8 @@ def body_bytes(cache: bool = True) -> bytes:
     framing is broken."""
     request = this_request()  # read many times below: the proxy once
     limit = request.max_content_length
-    deadlines: BodyDeadlines | None = current_app.extensions.get("tabletape.body_deadlines")
-    connection = request.environ.get("gunicorn.socket")
-    watched = deadlines.watch(connection) if deadlines and connection else None
-    try:
-        # Over the limit with a Content-Length, werkzeug raises 413 before reading.
-        data = request.get_data(cache=cache)
-        if watched is not None and deadlines and deadlines.expired(watched):
-            # Cut short by the watchman: gthread's reader ends quietly at the cut.
-            raise ClientDisconnected()
+
+    def over_the_limit(data: bytes) -> None:
         # A chunked body: werkzeug stops reading at the limit without a word, and the JSON cut
         # there would be a 400. One byte more means the body is over the limit.
         chunked_to_the_limit = (
@@ -109,6 +103,34 @@ def body_bytes(cache: bool = True) -> bytes:
         )
         if chunked_to_the_limit and request.environ["wsgi.input"].read(1):
             raise too_large(limit)
+
+    return read_in_time(
+        current_app.extensions.get("tabletape.body_deadlines"),
+        request.environ,
+        # Over the limit with a Content-Length, werkzeug raises 413 before reading.
+        lambda: request.get_data(cache=cache),
+        over_the_limit,
+    )
+
+
+def read_in_time(
+    deadlines: BodyDeadlines | None,
+    environ: dict[str, Any],
+    read: Callable[[], bytes],
+    check: Callable[[bytes], None] | None = None,
+) -> bytes:
+    """What ``read`` reads of a request's body (then passed to ``check``), within the body's
+    deadline under gunicorn (``deadlines``): 400 for a body late or whose chunked framing is
+    broken. (``service.api.append_route`` reads the append's body through here too.)"""
+    connection = environ.get("gunicorn.socket")
+    watched = deadlines.watch(connection) if deadlines and connection else None
+    try:
+        data = read()
+        if watched is not None and deadlines and deadlines.expired(watched):
+            # Cut short by the watchman: gthread's reader ends quietly at the cut.
+            raise ClientDisconnected()
+        if check is not None:
+            check(data)
     except (ParseException, ClientDisconnected) as error:
         if watched is not None and deadlines and deadlines.expired(watched):
             raise BodyTooSlowError(
@@ -216,24 +238,53 @@ def read_json(data: bytes, check_number: Callable[[str], Any] = _as_written) -> 
             f" {error}",
             {"body": "JSON"},
         ) from None
-    within_depth(value)
-    refuse_keys_given_twice(data, check_number)
+    members, fractions = _members_within_depth(value)
+    # Outside its texts, a JSON document holds a colon for each member of its objects, and
+    # orjson keeps one member of each key: as many colons in the whole document as members
+    # parsed, and no key was given twice. Else (a colon in a text, or a key given twice), and
+    # for a number with a fraction or an exponent to check, the standard parser reads it again.
+    colons = data.count(b":" if isinstance(data, bytes | bytearray) else ":")
+    if colons != members or (fractions and check_number is not _as_written):
+        refuse_keys_given_twice(data, check_number)
     return value
 
 
 def within_depth(value: Any) -> Any:
     """A parsed body, when it nests at most MAX_DEPTH levels deep; else 400."""
     if nests_deeper_than(value, MAX_DEPTH):
-        raise InvalidRequestError(
-            f"the body nests objects and lists more than {MAX_DEPTH} levels deep",
-            {"body": f"at most {MAX_DEPTH} levels of nesting"},
-        )
+        raise _too_deep()
     return value
 
 
-def refuse_keys_given_twice(
-    data: bytes, check_number: Callable[[str], Any] = _as_written
-) -> None:
+def _too_deep() -> InvalidRequestError:
+    return InvalidRequestError(
+        f"the body nests objects and lists more than {MAX_DEPTH} levels deep",
+        {"body": f"at most {MAX_DEPTH} levels of nesting"},
+    )
+
+
+def _members_within_depth(value: Any) -> tuple[int, bool]:
+    """How many members the objects of a parsed body hold in all, and whether it holds a number
+    with a fraction or an exponent (orjson reads those, and those alone, as floats); 400 when it
+    nests more than MAX_DEPTH levels deep (as ``within_depth``). Iterative, as
+    ``nests_deeper_than``."""
+    members, fractions = 0, False
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            members += len(item)
+            item = list(item.values())
+        if isinstance(item, list):
+            if depth > MAX_DEPTH:
+                raise _too_deep()
+            pending.extend((child, depth + 1) for child in item)
+        elif isinstance(item, float):
+            fractions = True
+    return members, fractions
+
+
+def refuse_keys_given_twice(data: bytes, check_number: Callable[[str], Any] = _as_written) -> None:
     """400 when a JSON document already parsed, and known to nest at most MAX_DEPTH levels (the
     standard parser recurses), gives a key twice in one object, or holds a number
     ``check_number`` refuses."""
@@ -289,3 +340,40 @@ def nests_deeper_than(value: Any, limit: int) -> bool:
                 return True
             pending.extend((child, depth + 1) for child in item)
     return False
+
+
+def bearer_token_of(header: str) -> str | None:
+    """The token of an Authorization ``header`` (see ``bearer_token``)."""
+    if not header.strip():
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise UnauthorizedError(
+            "the Authorization header must read `Bearer <token>`: the word Bearer, a space, and"
+            " the recorder's or a seat's token"
+        )
+    return token.strip()
+
+
+def if_match_of(raw: str | None) -> int | None:
+    """The version an If-Match header names (``raw``, None when absent; see
+    ``if_match_version``)."""
+    if raw is None:
+        return None
+    version = ascii_int(raw.strip().removeprefix("W/").strip('"'))
+    if version is None:
+        raise InvalidRequestError(
+            f'If-Match must be a version number such as 3 or "3" (the digits 0-9, at most'
+            f" {MAX_DIGITS}), got {raw!r}",
+            {"If-Match": "a version number"},
+        )
+    return version
+
+
+def event_of(event: Any) -> dict[str, Any]:
+    """A parsed body as an event (see ``event_body``); else 400."""
+    if not isinstance(event, dict):
+        raise InvalidRequestError("an event is a JSON object", {"body": "a JSON object"})
+    if not isinstance(event.get("type"), str):
+        raise InvalidRequestError("an event needs a string type", {"type": "a string"})
+    return event

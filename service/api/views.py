@@ -23,8 +23,10 @@ from service.api.game_shapes import ref
 from service.api.requests import (
     HEADER_SPACE,
     MAX_DIGITS,
-    ascii_int,
+    bearer_token_of,
     body_bytes,
+    event_of,
+    if_match_of,
     json_body,
     parse_json,
 )
@@ -190,16 +192,7 @@ def service() -> GameService:
 
 def bearer_token() -> str | None:
     """The request's token; None without an Authorization header, 401 for one of another form."""
-    header = request.headers.get("Authorization", "")
-    if not header.strip():
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise UnauthorizedError(
-            "the Authorization header must read `Bearer <token>`: the word Bearer, a space, and"
-            " the recorder's or a seat's token"
-        )
-    return token.strip()
+    return bearer_token_of(request.headers.get("Authorization", ""))
 
 
 # The routes that add games: with WRITE_KEY set, each needs it as the Bearer token, and so does
@@ -248,17 +241,7 @@ def adding_games_needs_the_write_key() -> None:
 
 def if_match_version() -> int | None:
     """``If-Match: 3`` or ``If-Match: "3"``; None when absent."""
-    raw = request.headers.get("If-Match")
-    if raw is None:
-        return None
-    version = ascii_int(raw.strip().removeprefix("W/").strip('"'))
-    if version is None:
-        raise InvalidRequestError(
-            f'If-Match must be a version number such as 3 or "3" (the digits 0-9, at most'
-            f" {MAX_DIGITS}), got {raw!r}",
-            {"If-Match": "a version number"},
-        )
-    return version
+    return if_match_of(request.headers.get("If-Match"))
 
 
 def event_body() -> dict[str, Any]:
@@ -272,12 +255,7 @@ def event_body() -> dict[str, Any]:
             "send the event as JSON, with Content-Type: application/json",
             {"Content-Type": "application/json"},
         )
-    event = json_body()
-    if not isinstance(event, dict):
-        raise InvalidRequestError("an event is a JSON object", {"body": "a JSON object"})
-    if not isinstance(event.get("type"), str):
-        raise InvalidRequestError("an event needs a string type", {"type": "a string"})
-    return event
+    return event_of(json_body())
 
 
 def reader(record: GameRecord) -> Viewer:

@@ -42,6 +42,28 @@ def test_a_key_given_twice_in_one_object_is_refused(client: FlaskClient) -> None
                  "invalid_request")  # fmt: skip
 
 
+def test_a_key_given_twice_is_refused_whatever_the_texts_around_it_hold(
+    client: FlaskClient,
+) -> None:
+    # Colons inside texts, a key given twice at any depth, once or more: each is refused, naming
+    # the key, and appends nothing.
+    game = create(client, players=["Ana", "Ben"], seed=1)
+    bodies = {
+        "player": '{"type": "draw", "note": "at 12:30", "player": 0, "player": 1}',
+        "b": '{"type": "draw", "player": 0, "x": {"a": "1:2", "b": 1, "b": 1}}',
+        "c": '{"type": "draw", "player": 0, "x": [{"c": 1}, {"c": 1, "c": 2}]}',
+        "type": '{"type": "draw", "player": 0, "type": "draw"}',
+    }
+    for key, body in bodies.items():
+        refused = client.post(
+            f"/games/{game['id']}/events", data=body, content_type="application/json",
+            headers=auth(game),
+        )  # fmt: skip
+        assert_error(refused, 400, "invalid_request")
+        assert f"{key!r} twice" in refused.json["error"]["message"], body
+    assert client.get(f"/games/{game['id']}").json["version"] == 0
+
+
 def test_allow_names_exactly_the_methods_a_path_takes(client: FlaskClient) -> None:
     expected = {
         "/games/import": {"OPTIONS", "POST"},
