@@ -3,6 +3,7 @@ tests (field names as the app writes them)."""
 
 from __future__ import annotations
 
+import json
 import random
 import uuid as uuids
 from dataclasses import dataclass, field
@@ -141,5 +142,48 @@ def bgg_xml(plays: list[dict[str, Any]]) -> bytes:
                 f' win="{1 if player.get("win") else 0}"/>'
             )
         lines.append("</players></play>")
+    lines.append("</plays>")
+    return "\n".join(lines).encode()
+
+
+def bare_backup(plays: int, titles: int = 40, names: int = 12, seed: int = 1) -> bytes:
+    """A BG Stats export of bare plays, written compactly: each an id, a game, a date and two
+    players, nothing the app adds (no scores, no seat order, no location): the most plays a byte
+    of a backup can hold, the worst case of an import's memory to the file's size."""
+    rng = random.Random(seed)
+    when = datetime(2015, 1, 1, 18, 0)
+    rows = []
+    for _ in range(plays):
+        when += timedelta(minutes=rng.randint(60, 600))
+        first, second = rng.sample(range(1, names + 1), 2)
+        rows.append({
+            "uuid": str(uuids.UUID(int=rng.getrandbits(128), version=4)),
+            "gameRefId": rng.randint(1, titles), "playDate": when.strftime("%Y-%m-%d %H:%M:%S"),
+            "playerScores": [{"playerRefId": first}, {"playerRefId": second}],
+        })  # fmt: skip
+    export = {
+        "players": [{"id": n, "name": f"Player {n:02d}"} for n in range(1, names + 1)],
+        "games": [{"id": n, "name": f"Title {n:02d}"} for n in range(1, titles + 1)],
+        "plays": rows,
+    }
+    return json.dumps(export, separators=(",", ":")).encode()
+
+
+def bare_bgg_xml(plays: int, titles: int = 40, names: int = 12, seed: int = 1) -> bytes:
+    """BoardGameGeek's plays XML of bare plays: each an id, a day, a game and two players,
+    nothing else BoardGameGeek writes."""
+    rng = random.Random(seed)
+    day = datetime(2015, 1, 1)
+    lines = ["<plays>"]
+    for n in range(1, plays + 1):
+        day += timedelta(days=rng.randint(0, 1))
+        title = rng.randint(1, titles)
+        first, second = rng.sample(range(1, names + 1), 2)
+        lines.append(
+            f'<play id="{10_000_000 + n}" date="{day:%Y-%m-%d}" quantity="1">'
+            f'<item name="Title {title:02d}" objectid="{1000 + title}"/><players>'
+            f'<player name="Player {first:02d}"/><player name="Player {second:02d}"/>'
+            "</players></play>"
+        )
     lines.append("</plays>")
     return "\n".join(lines).encode()
