@@ -5,7 +5,7 @@ POSTed to the service in a process of its own, on the bench's Redis. After a sma
 warmed the process up and the file is read, its resident memory is read (``/proc/self/statm``);
 after the import, its peak (``ru_maxrss``): the growth, as a multiple of the file's size, is what
 one import costs beyond the file's bytes as the client holds them.
-``python -m bench.import_memory [--plays N]``.
+``python -m bench.import_memory [--plays N] [--only KIND...]``.
 
 The contract's goal: an import's memory within 4x its file's size.
 """
@@ -94,10 +94,14 @@ def _resident_bytes() -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plays", type=int, default=4_000)
+    parser.add_argument(
+        "--only", nargs="+", choices=sorted(_PATHS), help="these files alone (default: all)"
+    )
     arguments = parser.parse_args()
     report: dict[str, Any] = {"plays": arguments.plays}
     with redis_target() as target:
         made = files(arguments.plays, target.workdir)
+        made = {kind: path for kind, path in made.items() if kind in (arguments.only or made)}
         for kind, path in made.items():
             folder = target.workdir / kind
             folder.mkdir()
