@@ -152,9 +152,12 @@ def bare_backup(plays: int, titles: int = 40, names: int = 12, seed: int = 1) ->
     of a backup can hold, the worst case of an import's memory to the file's size."""
     rng = random.Random(seed)
     when = datetime(2015, 1, 1, 18, 0)
+    # More than 8,000 plays closer together: the last stays in the past (a play in the future is
+    # refused, not imported).
+    scale = min(1.0, 8000 / max(plays, 1))
     rows = []
     for _ in range(plays):
-        when += timedelta(minutes=rng.randint(60, 600))
+        when += timedelta(minutes=rng.randint(max(1, int(60 * scale)), int(600 * scale)))
         first, second = rng.sample(range(1, names + 1), 2)
         rows.append({
             "uuid": str(uuids.UUID(int=rng.getrandbits(128), version=4)),
@@ -174,9 +177,14 @@ def bare_bgg_xml(plays: int, titles: int = 40, names: int = 12, seed: int = 1) -
     nothing else BoardGameGeek writes."""
     rng = random.Random(seed)
     day = datetime(2015, 1, 1)
+    # More than 8,000 plays closer together, as in bare_backup.
+    scale = min(1.0, 8000 / max(plays, 1))
     lines = ["<plays>"]
     for n in range(1, plays + 1):
-        day += timedelta(days=rng.randint(0, 1))
+        step = rng.randint(0, 1)
+        if scale < 1 and rng.random() >= scale:
+            step = 0
+        day += timedelta(days=step)
         title = rng.randint(1, titles)
         first, second = rng.sample(range(1, names + 1), 2)
         lines.append(
