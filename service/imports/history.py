@@ -53,7 +53,7 @@ WAIT_SECONDS = 10.0
 PLAYS_AT_ONCE = 8
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Differs:
     """A play whose id holds a game here that is not the game this play makes."""
 

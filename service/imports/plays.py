@@ -50,7 +50,8 @@ _LIMIT = 10**9
 _Details = ParamSpec("_Details")
 
 
-@dataclass(frozen=True)
+# Slots: a file whose plays are refused (each in the future, say) holds one for each of them.
+@dataclass(frozen=True, slots=True)
 class Skipped:
     """A play that was not imported, and why."""
 
