@@ -1,10 +1,11 @@
 """What one import of a group's history costs in memory: a BG Stats backup and BoardGameGeek's
-XML of the same plays, made here (``tests.support.history``), each POSTed to the service in a
-process of its own, on the bench's Redis. After a small import has warmed the process up and the
-file is read, its resident memory is read (``/proc/self/statm``); after the import, its peak
-(``ru_maxrss``): the growth, as a multiple of the file's size, is what one import costs beyond
-the file's bytes as the client holds them.
-``python -m bench.import_memory [--plays N]``.
+XML of the same plays, made here (``tests.support.history``), and each of them again of bare
+plays (an id, a game, a date and two players: the most plays to the byte, the worst case), each
+POSTed to the service in a process of its own, on the bench's Redis. After a small import has
+warmed the process up and the file is read, its resident memory is read (``/proc/self/statm``);
+after the import, its peak (``ru_maxrss``): the growth, as a multiple of the file's size, is what
+one import costs beyond the file's bytes as the client holds them.
+``python -m bench.import_memory [--plays N] [--only KIND...]``.
 
 The contract's goal: an import's memory within 4x its file's size.
 """
@@ -22,15 +23,18 @@ from typing import Any
 
 from bench.redis_target import redis_target
 from bench.servers import REPO
-from tests.support.history import bgg_xml, random_backup
+from tests.support.history import bare_backup, bare_bgg_xml, bgg_xml, random_backup
 
 GOAL_MULTIPLE = 4.0
 _PATHS = {"bgstats": ("/imports/bgstats", "application/json"),
-          "bgg": ("/imports/bgg", "application/xml")}  # fmt: skip
+          "bgg": ("/imports/bgg", "application/xml"),
+          "bgstats_bare": ("/imports/bgstats", "application/json"),
+          "bgg_bare": ("/imports/bgg", "application/xml")}  # fmt: skip
 
 
 def files(plays: int, folder: Path) -> dict[str, Path]:
-    """The same ``plays`` plays as a BG Stats backup and as BoardGameGeek's XML."""
+    """The same ``plays`` plays as a BG Stats backup and as BoardGameGeek's XML; as many bare
+    plays in each."""
     backup = random_backup(plays, titles=40, names=12, seed=36)
     xml = bgg_xml([
         {"id": n, "date": play["playDate"][:10], "length": play["durationMin"],
@@ -40,9 +44,12 @@ def files(plays: int, folder: Path) -> dict[str, Path]:
                      for score in play["playerScores"]]}
         for n, play in enumerate(backup.plays, start=1)
     ])  # fmt: skip
-    made = {"bgstats": folder / "backup.json", "bgg": folder / "plays.xml"}
+    made = {"bgstats": folder / "backup.json", "bgg": folder / "plays.xml",
+            "bgstats_bare": folder / "bare.json", "bgg_bare": folder / "bare.xml"}  # fmt: skip
     made["bgstats"].write_bytes(json.dumps(backup.export()).encode())
     made["bgg"].write_bytes(xml)
+    made["bgstats_bare"].write_bytes(bare_backup(plays, seed=36))
+    made["bgg_bare"].write_bytes(bare_bgg_xml(plays, seed=36))
     return made
 
 
@@ -56,9 +63,11 @@ def measure_one(kind: str, path: str, url: str, prefix: str, folder: str) -> dic
     })  # fmt: skip
     client = app.test_client()
     route, content_type = _PATHS[kind]
-    warm = {"bgstats": json.dumps(random_backup(3, 2, 6, seed=1).export()).encode(),
-            "bgg": bgg_xml([{"id": 1, "date": "2020-01-01", "name": "Azul",
-                             "players": [{"name": "Ann", "win": True}]}])}[kind]  # fmt: skip
+    # The warm-up file is of the route's own kind (a backup, or XML).
+    warm = {"/imports/bgstats": json.dumps(random_backup(3, 2, 6, seed=1).export()).encode(),
+            "/imports/bgg": bgg_xml([{"id": 1, "date": "2020-01-01", "name": "Azul",
+                                      "players": [{"name": "Ann", "win": True}]}]),
+            }[route]  # fmt: skip
     assert client.post(route, data=warm, content_type=content_type).status_code == 200
     body = Path(path).read_bytes()
     before = _resident_bytes()
@@ -85,10 +94,14 @@ def _resident_bytes() -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plays", type=int, default=4_000)
+    parser.add_argument(
+        "--only", nargs="+", choices=sorted(_PATHS), help="these files alone (default: all)"
+    )
     arguments = parser.parse_args()
     report: dict[str, Any] = {"plays": arguments.plays}
     with redis_target() as target:
         made = files(arguments.plays, target.workdir)
+        made = {kind: path for kind, path in made.items() if kind in (arguments.only or made)}
         for kind, path in made.items():
             folder = target.workdir / kind
             folder.mkdir()

@@ -23,7 +23,7 @@ from typing import Any
 import ijson  # type: ignore[import-untyped]
 
 from service.imports.bgstats import NotABackup, Tables, check_lists, read_play, tables_of
-from service.imports.plays import Play, Skipped
+from service.imports.plays import Play, Repeats, Skipped
 
 TOO_DEEP = "not a file this service reads: lists and objects nested too deep"
 # What a file may nest when the caller sets no limit (the standard parser's own limit is near).
@@ -36,6 +36,11 @@ _LONE_SURROGATE = re.compile(
     rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
 _PYTHON_PARSER = ijson.get_backend("python")
+# The bytes the parser reads at once. ijson's C parser holds every event of what it read (a tuple
+# and its value each) until they are taken: its default 64 KiB of bare plays make about 1 MiB of
+# events, as much again as a file of 1 MiB (api.md's 4x). 8 KiB make a tenth of it, and parse no
+# slower (figure 14 of benchmark.md).
+_CHUNK = 8 * 1024
 
 
 def read_backup(
@@ -68,8 +73,11 @@ def _plays(
     parser: Any, data: bytes, prefix: str, tables: Tables, names: Mapping[str, str]
 ) -> Iterator[Play | Skipped]:
     # The file parsed in full once already: this pass finds no error the first did not.
-    for index, raw in enumerate(parser.items(data, prefix, use_float=True), start=1):
-        found = read_play(index, raw, tables, names)
+    repeats = Repeats()
+    for index, raw in enumerate(
+        parser.items(data, prefix, use_float=True, buf_size=_CHUNK), start=1
+    ):
+        found = read_play(index, raw, tables, names, repeats)
         if found is not None:
             yield found
 
@@ -97,7 +105,7 @@ class _Shape:
         """The first pass over ``data`` with ``parser``; NotABackup for what is not JSON."""
         shape = cls(max_depth, keys_once)
         try:
-            for prefix, event, value in parser.parse(data, use_float=True):
+            for prefix, event, value in parser.parse(data, use_float=True, buf_size=_CHUNK):
                 shape.see(prefix, event, value)
         except NotABackup:
             raise

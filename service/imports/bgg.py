@@ -29,6 +29,7 @@ from defusedxml.ElementTree import iterparse  # type: ignore[import-untyped]
 
 from service.imports.plays import (
     Play,
+    Repeats,
     Seat,
     Skipped,
     Unreadable,
@@ -59,6 +60,7 @@ def read_plays(data: bytes, names: dict[str, str] | None = None) -> list[Play | 
     Read as it is parsed: each ``<play>`` of ``<plays>`` is dropped from the tree once read, so
     that the file's tree is never held whole (it would take about 20 times the file)."""
     names = names or {}
+    repeats = Repeats()
     found: list[Play | Skipped] = []
     plays_read = 0
     # The elements open at this point of the document: the root first.
@@ -83,7 +85,7 @@ def read_plays(data: bytes, names: dict[str, str] | None = None) -> list[Play | 
             if element.tag != "play":
                 continue
             plays_read += 1
-            found += _read_one(plays_read, element, _owner(open_elements), names)
+            found += _read_one(plays_read, element, _owner(open_elements), names, repeats)
             if open_elements[-1].tag == "plays":
                 # A play of a page (not one inside another's element): read, let go.
                 open_elements[-1].remove(element)
@@ -112,16 +114,17 @@ def _owner(open_elements: list[Element]) -> str | None:
 
 
 def _read_one(
-    index: int, element: Element, owner: str | None, names: dict[str, str]
+    index: int, element: Element, owner: str | None, names: dict[str, str], repeats: Repeats
 ) -> list[Play | Skipped]:
     """The ``index``-th ``<play>`` (from 1) read whole, as many plays as its ``quantity``, or
-    the reason it cannot be: one skip whatever its quantity."""
+    the reason it cannot be: one skip whatever its quantity. ``repeats``: what the plays of the
+    file read so far share (titles, days, players), so that this play holds no copy of them."""
     play_id = (element.get("id") or "").strip()
     if not play_id:
         return [Skipped.unknowable(index, "id")]
     if element.get("incomplete") == "1":
         return [Skipped(play_id, "incomplete: BoardGameGeek marks the play incomplete")]
-    read = read_or_skip(_play, play_id, element, owner, names)
+    read = read_or_skip(_play, play_id, element, owner, names, repeats)
     if isinstance(read, Skipped):
         return [read]
     try:
@@ -132,17 +135,19 @@ def _read_one(
     return [read] + [replace(read, play_id=f"{play_id}/{k}") for k in range(2, quantity + 1)]
 
 
-def _play(play_id: str, element: Element, owner: str | None, names: dict[str, str]) -> Play:
+def _play(
+    play_id: str, element: Element, owner: str | None, names: dict[str, str], repeats: Repeats
+) -> Play:
     item = element.find("item")
     if item is None:
         raise Unreadable("the play has no <item>: which game was played is not said")
-    title = check_title(item.get("name"))
+    title = check_title(repeats.text(item.get("name")))
     players = list(element.iter("player"))
     if all(_position(player) is not None for player in players):
         # A stable sort: players sharing a start position stay in the file's order.
         players.sort(key=lambda player: _position(player) or 0)
     if players:
-        seats = [_seat(player, names) for player in players]
+        seats = [_seat(player, names, repeats) for player in players]
     else:
         seats = [_owner_alone(owner, names)]
     scored = any(seat.score is not None for seat in seats)
@@ -150,23 +155,25 @@ def _play(play_id: str, element: Element, owner: str | None, names: dict[str, st
         source=SOURCE,
         play_id=play_id,
         title=title,
-        bgg_id=read_bgg_id(item.get("objectid")),
+        bgg_id=repeats.number(read_bgg_id(item.get("objectid"))),
         scoring="highest" if scored else "none",
         cooperative=False,
         uses_teams=False,
-        seats=check_seats(seats),
-        started=_day(element.get("date")),
+        seats=repeats.seats(check_seats(seats)),
+        started=_day(element.get("date"), repeats),
         minutes=_minutes(element.get("length")),
-        started_as_written=element.get("date"),
+        started_as_written=repeats.text(element.get("date")),
         # Kept out of the win statistics: nobody won it, whatever its marks and totals.
         no_winner=element.get("nowinstats") == "1",
-        location=element.get("location"),
+        location=repeats.text(element.get("location")),
         comment=element.findtext("comments"),
     )
 
 
-def _seat(player: Element, names: dict[str, str]) -> Seat:
-    written = (player.get("name") or "").strip() or (player.get("username") or "").strip()
+def _seat(player: Element, names: dict[str, str], repeats: Repeats) -> Seat:
+    written = repeats.text(
+        (player.get("name") or "").strip() or (player.get("username") or "").strip()
+    )
     name = mapped_name(written, names)
     return Seat(
         name=name,
@@ -206,9 +213,14 @@ def _position(player: Element) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
 
 
-def _day(text: Any) -> datetime:
+def _day(text: Any, repeats: Repeats) -> datetime:
     if not isinstance(text, str) or not _DAY.fullmatch(text):
         raise Unreadable(f"its date {text!r} is not a day such as 2019-05-11")
+    # One datetime for each day of the file: plays of one evening share it.
+    return repeats.day(text, _noon)
+
+
+def _noon(text: str) -> datetime:
     try:
         return datetime.strptime(text, "%Y-%m-%d").replace(hour=12)
     except ValueError:

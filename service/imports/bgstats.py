@@ -19,6 +19,7 @@ from typing import Any
 
 from service.imports.plays import (
     Play,
+    Repeats,
     Seat,
     Skipped,
     Unreadable,
@@ -75,10 +76,15 @@ def tables_of(items: Mapping[str, list[Any]]) -> Tables:
 
 
 def read_play(
-    index: int, raw: Any, tables: Tables, names: Mapping[str, str]
+    index: int,
+    raw: Any,
+    tables: Tables,
+    names: Mapping[str, str],
+    repeats: Repeats | None = None,
 ) -> Play | Skipped | None:
     """Play ``index`` (from 1) of the export read whole, or the reason it cannot be; None for
-    a play the app marks ignored (passed over)."""
+    a play the app marks ignored (passed over). ``repeats``: what the plays of the file read so
+    far share (its seats), so that this play holds no copy of them."""
     if not isinstance(raw, dict):
         return Skipped(None, f"play {index} is not a JSON object")
     if raw.get("ignored") is True:
@@ -93,7 +99,7 @@ def read_play(
             f"play {index}'s uuid {uuid!r} holds a lone surrogate (half a character): it could"
             " not be known again",
         )
-    return read_or_skip(_play, uuid, raw, tables, names)
+    return read_or_skip(_play, uuid, raw, tables, names, repeats or Repeats())
 
 
 def _by_id(items: list[Any]) -> dict[Any, Mapping[str, Any]]:
@@ -104,7 +110,13 @@ def _by_id(items: list[Any]) -> dict[Any, Mapping[str, Any]]:
     }
 
 
-def _play(uuid: str, raw: Mapping[str, Any], tables: Tables, names: Mapping[str, str]) -> Play:
+def _play(
+    uuid: str,
+    raw: Mapping[str, Any],
+    tables: Tables,
+    names: Mapping[str, str],
+    repeats: Repeats,
+) -> Play:
     game = tables.games.get(raw.get("gameRefId"))
     if game is None:
         raise Unreadable(
@@ -130,7 +142,7 @@ def _play(uuid: str, raw: Mapping[str, Any], tables: Tables, names: Mapping[str,
         scoring=scoring,
         cooperative=game.get("cooperative") is True,
         uses_teams=raw.get("usesTeams") is True,
-        seats=check_seats(seats),
+        seats=repeats.seats(check_seats(seats)),
         started=_play_date(raw.get("playDate")),
         minutes=_minutes(raw.get("durationMin")),
         started_as_written=raw.get("playDate"),

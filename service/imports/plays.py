@@ -6,11 +6,13 @@ them. The play itself (``Play``, ``Seat``) and the record it becomes are the dom
 
 from __future__ import annotations
 
+import operator
 import re
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, Concatenate, ParamSpec
 
@@ -22,6 +24,7 @@ from service.names import cleaned, problem
 __all__ = [
     "Number",
     "Play",
+    "Repeats",
     "Seat",
     "Skipped",
     "Unreadable",
@@ -47,7 +50,8 @@ _LIMIT = 10**9
 _Details = ParamSpec("_Details")
 
 
-@dataclass(frozen=True)
+# Slots: a file whose plays are refused (each in the future, say) holds one for each of them.
+@dataclass(frozen=True, slots=True)
 class Skipped:
     """A play that was not imported, and why."""
 
@@ -62,6 +66,47 @@ class Skipped:
 
     def as_json(self) -> dict[str, Any]:
         return {"uuid": self.play_id, "reason": self.reason}
+
+
+class Repeats:
+    """One object for each value a file repeats, while the file is read: an import holds every
+    play of the file at once (to import them in order of play), and a file names a few dozen
+    people, titles and days in thousands of plays. Without it, each play would hold its own
+    copy of each (its title, a player's name as written, the seats of a table that meets every
+    week), and a file of bare plays would take more than 4x its size (api.md; figure 14 of
+    benchmark.md). Values a file never repeats (a play's id) are not kept here: a cache of
+    them would only add to what the file takes."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}
+        self._numbers: dict[int, int] = {}
+        self._seats: dict[tuple[Seat, type], Seat] = {}
+        self._tables: dict[tuple[Seat, ...], tuple[Seat, ...]] = {}
+        self._days: dict[str, datetime] = {}
+
+    def text(self, value: str | None) -> str | None:
+        """``value``, the one string equal to it this file has given."""
+        return value if value is None else self._texts.setdefault(value, value)
+
+    def number(self, value: int | None) -> int | None:
+        """An integer (a game's BoardGameGeek id), the one equal to it this file has given."""
+        return value if value is None else self._numbers.setdefault(value, value)
+
+    def seats(self, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        """A play's seats, each the one seat equal to it this file has given (a frozen value:
+        sharing it is safe; its score's type is part of the key, as 1 and 1.0 are equal), in
+        the one tuple of those seats this file has given."""
+        shared = tuple(self._seats.setdefault((seat, type(seat.score)), seat) for seat in seats)
+        kept = self._tables.setdefault(shared, shared)
+        # Equal tuples of different seats (a score of 1 and one of 1.0) are not one.
+        return kept if all(map(operator.is_, kept, shared)) else shared
+
+    def day(self, text: str, read: Callable[[str], datetime]) -> datetime:
+        """``read(text)``, once for each ``text`` this file gives (a day, which many plays
+        share); what ``read`` raises (Unreadable) is not kept."""
+        if text not in self._days:
+            self._days[text] = read(text)
+        return self._days[text]
 
 
 def read_or_skip(

@@ -3,6 +3,7 @@ tests (field names as the app writes them)."""
 
 from __future__ import annotations
 
+import json
 import random
 import uuid as uuids
 from dataclasses import dataclass, field
@@ -141,5 +142,56 @@ def bgg_xml(plays: list[dict[str, Any]]) -> bytes:
                 f' win="{1 if player.get("win") else 0}"/>'
             )
         lines.append("</players></play>")
+    lines.append("</plays>")
+    return "\n".join(lines).encode()
+
+
+def bare_backup(plays: int, titles: int = 40, names: int = 12, seed: int = 1) -> bytes:
+    """A BG Stats export of bare plays, written compactly: each an id, a game, a date and two
+    players, nothing the app adds (no scores, no seat order, no location): the most plays a byte
+    of a backup can hold, the worst case of an import's memory to the file's size."""
+    rng = random.Random(seed)
+    when = datetime(2015, 1, 1, 18, 0)
+    # More than 8,000 plays closer together: the last stays in the past (a play in the future is
+    # refused, not imported).
+    scale = min(1.0, 8000 / max(plays, 1))
+    rows = []
+    for _ in range(plays):
+        when += timedelta(minutes=rng.randint(max(1, int(60 * scale)), int(600 * scale)))
+        first, second = rng.sample(range(1, names + 1), 2)
+        rows.append({
+            "uuid": str(uuids.UUID(int=rng.getrandbits(128), version=4)),
+            "gameRefId": rng.randint(1, titles), "playDate": when.strftime("%Y-%m-%d %H:%M:%S"),
+            "playerScores": [{"playerRefId": first}, {"playerRefId": second}],
+        })  # fmt: skip
+    export = {
+        "players": [{"id": n, "name": f"Player {n:02d}"} for n in range(1, names + 1)],
+        "games": [{"id": n, "name": f"Title {n:02d}"} for n in range(1, titles + 1)],
+        "plays": rows,
+    }
+    return json.dumps(export, separators=(",", ":")).encode()
+
+
+def bare_bgg_xml(plays: int, titles: int = 40, names: int = 12, seed: int = 1) -> bytes:
+    """BoardGameGeek's plays XML of bare plays: each an id, a day, a game and two players,
+    nothing else BoardGameGeek writes."""
+    rng = random.Random(seed)
+    day = datetime(2015, 1, 1)
+    # More than 8,000 plays closer together, as in bare_backup.
+    scale = min(1.0, 8000 / max(plays, 1))
+    lines = ["<plays>"]
+    for n in range(1, plays + 1):
+        step = rng.randint(0, 1)
+        if scale < 1 and rng.random() >= scale:
+            step = 0
+        day += timedelta(days=step)
+        title = rng.randint(1, titles)
+        first, second = rng.sample(range(1, names + 1), 2)
+        lines.append(
+            f'<play id="{10_000_000 + n}" date="{day:%Y-%m-%d}" quantity="1">'
+            f'<item name="Title {title:02d}" objectid="{1000 + title}"/><players>'
+            f'<player name="Player {first:02d}"/><player name="Player {second:02d}"/>'
+            "</players></play>"
+        )
     lines.append("</plays>")
     return "\n".join(lines).encode()
