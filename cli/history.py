@@ -10,9 +10,7 @@ import click
 from cli.services import load_services
 
 
-def import_history(
-    bgstats: str | None, bgg_pages: Sequence[str], given: tuple[str, ...]
-) -> None:
+def import_history(bgstats: str | None, bgg_pages: Sequence[str], given: tuple[str, ...]) -> None:
     """Import the plays of a BG Stats backup, or of pages of BoardGameGeek's XML as one import,
     with a progress bar; print what was imported, already here and skipped. Exit 1 if a file is
     not one."""
@@ -41,7 +39,7 @@ def import_history(
             raise click.ClickException(f"{path}: {error}") from None
     services = load_services()
     history = History(services.games.records, services.store.indexes)
-    plays = sum(1 for one in found if isinstance(one, Play))
+    plays = sum(one.copies for one in found if isinstance(one, Play))
     with click.progressbar(length=plays, label="importing plays", file=sys.stderr) as bar:
         outcome = history.import_plays(found, progress=bar.update)
     for skipped in outcome.skipped:

@@ -14,8 +14,8 @@ the same play read twice is the same record.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -70,11 +70,27 @@ class Play:
     # Where it was played and the note written on it, as the other app kept them.
     location: str | None = None
     comment: str | None = None
+    # How many plays this one record logs (BoardGameGeek's ``quantity``): each its own game,
+    # the second and later known by ``<id>/<k>``. Kept as a number until each is imported
+    # (``each_play``), so that a record of 999 plays holds one play, not 999.
+    copies: int = 1
 
     @property
     def key(self) -> str:
         """The play as it is known again: ``<source>:<id>``."""
         return f"{self.source}:{self.play_id}"
+
+
+def each_play(play: Play) -> Iterator[Play]:
+    """The plays one record logs (its ``copies``), each of one copy, in the order of their ids
+    (``<id>``, ``<id>/10``, ``<id>/11``, ..., ``<id>/2``, ...: plays of one start are imported
+    in the order of their ids)."""
+    if play.copies == 1:
+        yield play
+        return
+    later = (f"{play.play_id}/{k}" for k in range(2, play.copies + 1))
+    for play_id in sorted([play.play_id, *later]):
+        yield replace(play, play_id=play_id, copies=1)
 
 
 def play_seed(play: Play) -> int:

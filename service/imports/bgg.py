@@ -58,7 +58,8 @@ def read_plays(data: bytes, names: dict[str, str] | None = None) -> list[Play | 
     for XML with a DTD or entities (never expanded), XML that does not parse, or another root.
 
     Read as it is parsed: each ``<play>`` of ``<plays>`` is dropped from the tree once read, so
-    that the file's tree is never held whole (it would take about 20 times the file)."""
+    that the file's tree is never held whole (it would take about 20 times the file). A play of
+    ``quantity="N"`` is one ``Play`` of N ``copies`` (``domain.history.each_play``)."""
     names = names or {}
     repeats = Repeats()
     found: list[Play | Skipped] = []
@@ -131,8 +132,9 @@ def _read_one(
         quantity = _quantity(element.get("quantity"))
     except Unreadable as error:
         return [Skipped(play_id, error.reason)]
-    # The same play again, known by <id>/k: each its own game, each known again on a re-import.
-    return [read] + [replace(read, play_id=f"{play_id}/{k}") for k in range(2, quantity + 1)]
+    # The same play again, known by <id>/k: each its own game, each known again on a re-import;
+    # one play here until each is imported (``each_play``).
+    return [read if quantity == 1 else replace(read, copies=quantity)]
 
 
 def _play(

@@ -36,11 +36,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import islice
 from operator import attrgetter
 from typing import Any
 
 from domain.errors import TabletapeError
-from domain.history import Unreadable, record_of
+from domain.history import Unreadable, each_play, record_of
 from service.errors import AlreadyImportedError
 from service.games.records import Records
 from service.imports.plays import Play, Skipped
@@ -143,7 +144,7 @@ class History:
         # The last play first: _batches takes the plays off its end, in order of play.
         plays.reverse()
         with ThreadPoolExecutor(PLAYS_AT_ONCE, thread_name_prefix="import") as plays_at_once:
-            for batch in _batches(plays):
+            for batch in _batches(_each_in_order(plays)):
                 counted = len(outcome.games)
                 for one in plays_at_once.map(self._import_one, batch):
                     outcome.add(one)
@@ -155,16 +156,29 @@ class History:
     def preview(self, found: Sequence[Play | Skipped]) -> Preview:
         """What importing ``found`` would bring, read as the import reads it, writing nothing."""
         plays = [one for one in found if isinstance(one, Play)]
-        held = self.indexes.plays_held([play.key for play in plays])
-        titles = Counter(play.title for play in plays)
-        players = Counter(seat.name for play in plays for seat in play.seats)
+        titles: Counter[str] = Counter()
+        players: Counter[str] = Counter()
+        for play in plays:
+            titles[play.title] += play.copies
+            for seat in play.seats:
+                players[seat.name] += play.copies
         return Preview(
-            plays=len(plays),
-            already=sum(1 for one in held if one is not None and not one.startswith("pending:")),
+            plays=sum(play.copies for play in plays),
+            already=self._already_here(plays),
             titles=_most_first(titles),
             players=_most_first(players),
             skipped=[one for one in found if isinstance(one, Skipped)],
         )
+
+    def _already_here(self, plays: list[Play]) -> int:
+        """How many of the plays ``plays`` log have their id held by a game here, asked a
+        thousand ids at a time (a record of many copies makes its ids only as they are asked)."""
+        already = 0
+        keys = (one.key for play in plays for one in each_play(play))
+        while chunk := list(islice(keys, 1000)):
+            held = self.indexes.plays_held(chunk)
+            already += sum(1 for one in held if one is not None and not one.startswith("pending:"))
+        return already
 
     def _import_one(self, play: Play) -> ImportOutcome:
         """The play imported, or counted already here, differing or skipped: its outcome."""
@@ -234,14 +248,20 @@ class History:
             time.sleep(0.05)
 
 
-def _batches(plays: list[Play]) -> Iterator[list[Play]]:
-    """``plays`` in batches of at most GAMES_PER_JOB, in the reverse of their order (each taken
-    off the end of the list, which is emptied: a batch imported is held no more), none holding
-    one play id twice: a play whose id is in the batch already starts the next one."""
+def _each_in_order(plays: list[Play]) -> Iterator[Play]:
+    """Each play ``plays`` log, in the reverse of the list's order (each record taken off its end,
+    so the list is emptied: a play imported is held no more), a record's copies in the order of
+    their ids: the order of play, as all its copies share its start."""
+    while plays:
+        yield from each_play(plays.pop())
+
+
+def _batches(plays: Iterator[Play]) -> Iterator[list[Play]]:
+    """``plays`` in batches of at most GAMES_PER_JOB, none holding one play id twice: a play
+    whose id is in the batch already starts the next one."""
     batch: list[Play] = []
     keys: set[str] = set()
-    while plays:
-        play = plays.pop()
+    for play in plays:
         if len(batch) == GAMES_PER_JOB or play.key in keys:
             yield batch
             batch, keys = [], set()

@@ -12,6 +12,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from domain.history import each_play
 from service.imports import bgg
 from service.imports.plays import Play, Skipped
 from tests.service.test_history_imports import game_of
@@ -52,7 +53,9 @@ def test_a_play_of_quantity_three_is_three_games_the_second_and_third_known_by_i
 ) -> None:
     xml = plays_xml(play_xml("501", ANN_BEN, quantity="3"))
     found = bgg.read_plays(xml)
-    assert [one.play_id for one in found] == ["501", "501/2", "501/3"]
+    # One record of three copies, each its own play once imported.
+    assert len(found) == 1 and isinstance(found[0], Play) and found[0].copies == 3
+    assert [one.play_id for one in each_play(found[0])] == ["501", "501/2", "501/3"]
     answer = post_bgg(client, xml)
     assert answer["imported"] == 3 and answer["skipped"] == [], answer
     results = [game_of(client, game)["result"] for game in answer["games"]]

@@ -54,3 +54,31 @@ def test_reading_a_file_of_bare_plays_takes_under_3x_the_file(kind: str) -> None
     assert peak < MOST * len(data), (
         f"reading {PLAYS} bare plays ({len(data)} bytes) took {peak / len(data):.2f}x the file"
     )
+
+
+def test_a_play_logged_999_times_is_read_as_one_play_of_999_copies() -> None:
+    # BoardGameGeek's quantity="999" in a play of some 200 bytes: made into 999 plays at once,
+    # such plays took about 1,200x their file (each copy a play of its own, with its id).
+    record = (
+        '<play id="{n}" date="2020-06-01" quantity="999"><item name="Azul" objectid="230802"/>'
+        '<players><player name="Ann" win="1"/><player name="Ben" win="0"/></players></play>'
+    )
+
+    def page(plays: int) -> bytes:
+        return (
+            '<?xml version="1.0" encoding="utf-8"?><plays username="ann">'
+            + "".join(record.format(n=n) for n in range(1, plays + 1))
+            + "</plays>"
+        ).encode()
+
+    bgg.read_plays(page(2))
+    data = page(4000)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        found = bgg.read_plays(data)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert [one.copies for one in found if isinstance(one, Play)] == [999] * 4000
+    assert peak < MOST * len(data), f"reading it took {peak / len(data):.2f}x the file"
