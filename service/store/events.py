@@ -91,8 +91,9 @@ class EventStore:
 
     # Games ----------------------------------------------------------------------------------------
     def create(self, record: GameRecord, *, listed: bool = True) -> bool:
-        """Store a new game's header and index it (unless not ``listed``: an import's game is
-        indexed by ``import_events``); False if the id is taken."""
+        """Store a new game's header and index it (unless not ``listed``: a game indexed later by
+        its caller); False if the id is taken. An import's game is made whole by
+        ``create_imported``."""
         if not self.scripts.create(
             header=self.keys.header(record.id), fields=encode_header(record)
         ):
@@ -238,34 +239,6 @@ class EventStore:
         """Append one event, as ``write`` says (``appends.Appends``)."""
         return self.appends.append(game_id, write)
 
-    def import_events(
-        self,
-        record: GameRecord,
-        bodies: list[dict[str, Any]],
-        *,
-        ats: list[str],
-        status: str,
-        result: dict[str, Any] | None,
-        finished_at: str | None,
-        source_checkpoints: list[dict[str, Any]] | None = None,
-    ) -> GameRecord:
-        """Store a whole validated record's events, each at its ``at``, into a game just created
-        for it, in one step (acknowledged as an append is: on a cluster with replicas, once a
-        replica has it); ``status`` is the one its replay ends in. The notes the record came
-        with (``source_checkpoints``) are kept in its header, in the same step."""
-        imported = _Imported(record, bodies, ats, status, result, finished_at, source_checkpoints)
-        self.scripts.import_record(
-            header=self.keys.header(record.id),
-            events=self.keys.events(record.id),
-            count=len(bodies),
-            stream=imported.stream,
-            fields=imported.ending,
-        )
-        # Indexed now, whole: listed where its play ended, known by its commitment and by what
-        # it is played from.
-        self.indexes.add(imported.record)
-        return imported.record
-
     def create_imported(
         self,
         record: GameRecord,
@@ -278,22 +251,39 @@ class EventStore:
         source_checkpoints: list[dict[str, Any]] | None = None,
         play: str | None = None,
     ) -> GameRecord | None:
-        """``create`` and ``import_events`` in one step (one script: the game is never stored
-        without its events), then indexed; None if the id is taken. ``play``: the play of another
+        """A new game made whole in one step: its header, its events (each at its ``at``) and its
+        ending (``status``, the one its replay ends in; the notes it came with,
+        ``source_checkpoints``), by one script, so that a game is never stored without its events,
+        acknowledged as an append is (on a cluster with replicas, once a replica has it); then
+        indexed, where its play ended. None if the id is taken. ``play``: the play of another
         app (``<source>:<id>``) the record comes from, whose claim is settled with the game's id
         in the round trip that indexes it (``GameIndexes.settle_play``)."""
-        imported = _Imported(record, bodies, ats, status, result, finished_at, source_checkpoints)
+        head = record.head_hash
+        stream: list[str] = []
+        for seq, (body, at) in enumerate(zip(bodies, ats, strict=True), start=1):
+            head = event_hash(head, seq, at, body, record.record_format)
+            stream += encode_event(body, at, head)
         if not self.scripts.create_imported(
             header=self.keys.header(record.id),
             events=self.keys.events(record.id),
             fields=encode_header(record),
             count=len(bodies),
-            stream=imported.stream,
-            ending=imported.ending,
+            stream=stream,
+            ending=encode_ending(
+                len(bodies), head, status, result, finished_at, source_checkpoints
+            ),
         ):
             return None
-        self.indexes.add(imported.record, play=play)
-        return imported.record
+        # The record as the store now holds it, without reading it back (a round trip a game,
+        # and its decoding): the result and notes as JSON gives them back.
+        kept: dict[str, Any] = {"version": len(bodies), "head_hash": head, "status": status}
+        if result is not None and finished_at is not None:
+            kept.update(finished_at=finished_at, result=orjson.loads(encode_result(result)))
+        if source_checkpoints:
+            kept["source_checkpoints"] = orjson.loads(orjson.dumps(source_checkpoints))
+        imported = replace(record, **kept)
+        self.indexes.add(imported, play=play)
+        return imported
 
     def idempotency_record(self, game_id: str, key: str, owner: str) -> str | None:
         """The record of a keyed append, as stored (DamagedRecordError for a key of another
@@ -311,35 +301,3 @@ class EventStore:
 
     def ping(self) -> bool:
         return bool(self.redis.ping())
-
-
-class _Imported:
-    """What storing a whole validated record writes: its events chained from the header's head
-    (``stream``: body, at, hash of each), the header's ``ending``, and the ``record`` as the
-    store then holds it (without reading it back: a round trip a game, and its decoding; the
-    result and notes as JSON gives them back)."""
-
-    def __init__(
-        self,
-        record: GameRecord,
-        bodies: list[dict[str, Any]],
-        ats: list[str],
-        status: str,
-        result: dict[str, Any] | None,
-        finished_at: str | None,
-        source_checkpoints: list[dict[str, Any]] | None,
-    ) -> None:
-        head = record.head_hash
-        self.stream: list[str] = []
-        for seq, (body, at) in enumerate(zip(bodies, ats, strict=True), start=1):
-            head = event_hash(head, seq, at, body, record.record_format)
-            self.stream += encode_event(body, at, head)
-        self.ending = encode_ending(
-            len(bodies), head, status, result, finished_at, source_checkpoints
-        )
-        kept: dict[str, Any] = {"version": len(bodies), "head_hash": head, "status": status}
-        if result is not None and finished_at is not None:
-            kept.update(finished_at=finished_at, result=orjson.loads(encode_result(result)))
-        if source_checkpoints:
-            kept["source_checkpoints"] = orjson.loads(orjson.dumps(source_checkpoints))
-        self.record = replace(record, **kept)

@@ -6,8 +6,8 @@ score in the order of their ids, as Redis keeps them: ``<prefix>games:all``,
 ``<prefix>games:game:<game>`` and ``<prefix>games:player:<name>`` (``service.store.keys``); a game
 of a title (a score sheet) is also in ``games:game:<title key>``, and the hash ``games:titles``
 knows every title key. So an imported history of older plays takes its place by its dates, under
-tonight's games. A game is placed where it was created when it is stored (an import's is placed
-again at its finish once its events are in, ``EventStore.import_events``); a game finished here
+tonight's games. A game is placed where it was created when it is stored (an import's, stored
+whole, where its play ended: ``EventStore.create_imported``); a game finished here
 is moved to its finish by the archive job, and back to its creation by the job that follows a
 retraction of its finish (``workers.archive``). An abandoned game has no finish: it stays where it
 was created. A store of an earlier version scored its games by a creation serial (1, 2, 3...): those

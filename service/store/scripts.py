@@ -66,7 +66,6 @@ class Scripts:
         writes = acknowledged_writes(client, replica_wait_ms)
         self._create = writes.script(source("create"))
         self._append = writes.script(source("append"))
-        self._import = writes.script(source("import"))
         self._create_imported = writes.script(source("create_imported"))
         self._restore = writes.script(source("restore"))
         self._mark_archived = client.register_script(source("mark_archived"))
@@ -92,13 +91,6 @@ class Scripts:
         return bool(
             self._mark_archived(keys=[header, events], args=[str(version), "1" if trim else "0"])
         )
-
-    def import_record(
-        self, *, header: str, events: str, count: int, stream: list[str], fields: dict[str, str]
-    ) -> None:
-        """Store ``count`` events (``stream``: body, at, hash of each) and the header's
-        ``fields`` into a game just created."""
-        self._import(keys=[header, events], args=[str(count), *stream, *pairs(fields)])
 
     def create_imported(
         self,

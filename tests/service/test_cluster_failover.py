@@ -18,6 +18,7 @@ import signal
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +90,31 @@ def game_on_a_replicated_master(
 ) -> Iterator[tuple[EventStore, str, int]]:
     """(a store waiting 200 ms for a replica, a new game of it whose master has a replica, the
     port of that replica)."""
-    cluster = replicated_cluster
+    with _on_a_replicated_master(replicated_cluster, redis_url, tmp_path, monkeypatch) as found:
+        store, game_id, _, replica_port = found
+        yield store, game_id, replica_port
+
+
+@pytest.fixture
+def id_on_a_replicated_master(
+    replicated_cluster: LocalCluster,
+    redis_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[tuple[EventStore, str, int]]:
+    """(the same store, a game id not yet taken on the same master, that replica's port): for a
+    game made whole in one write, as an import makes it."""
+    with _on_a_replicated_master(replicated_cluster, redis_url, tmp_path, monkeypatch) as found:
+        store, _, free_id, replica_port = found
+        yield store, free_id, replica_port
+
+
+@contextmanager
+def _on_a_replicated_master(
+    cluster: LocalCluster, redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[EventStore, str, str, int]]:
+    """(the store, a game created on a master with a replica, another id on that master not
+    taken, the replica's port)."""
     prefix = f"test-{uuid.uuid4().hex[:12]}:"
     services = services_on(cluster, redis_url, prefix, tmp_path, REPLICA_WAIT_MS=200)
     # The store goes on believing that the master has its replica, as it may for a moment.
@@ -98,9 +123,13 @@ def game_on_a_replicated_master(
         # (The failover above left one master without a replica.)
         game_id = game_with_a_replica(services, prefix, cluster)
         assert services.store.create(record(game_id))  # the master's replica is counted here
-        with cluster.node(master_of(services, prefix, game_id)) as node:
+        master = master_of(services, prefix, game_id)
+        free_id = uuid.uuid4().hex[:16]
+        while master_of(services, prefix, free_id) != master:
+            free_id = uuid.uuid4().hex[:16]
+        with cluster.node(master) as node:
             replica_port = int(node.info("replication")["slave0"]["port"])
-        yield services.store, game_id, replica_port
+        yield services.store, game_id, free_id, replica_port
     finally:
         close(services.client)
 
@@ -132,21 +161,21 @@ def test_a_write_no_replica_confirms_is_unavailable_and_then_goes_on_without_wai
 
 
 def test_an_imported_record_is_acknowledged_only_once_a_replica_has_it(
-    replicated_cluster: LocalCluster, game_on_a_replicated_master: tuple[EventStore, str, int]
+    replicated_cluster: LocalCluster, id_on_a_replicated_master: tuple[EventStore, str, int]
 ) -> None:
     """An import is one write, acknowledged as an append is: a replica that cannot confirm it
     makes it the store's 503."""
-    store, game_id, replica_port = game_on_a_replicated_master
+    store, game_id, replica_port = id_on_a_replicated_master
     replica = replicated_cluster.processes[replica_port]
     # The replica stops answering (its master still counts it): WAIT 1 cannot be satisfied.
     replica.send_signal(signal.SIGSTOP)
     try:
         with pytest.raises(ReplicaNotConfirmedError):
-            store.import_events(store.get(game_id), [{"type": "draw"}], ats=["t"],  # type: ignore[arg-type]
-                                status="active", result=None, finished_at=None)  # fmt: skip
+            store.create_imported(record(game_id), [{"type": "draw"}], ats=["t"],  # type: ignore[arg-type]
+                                  status="active", result=None, finished_at=None)  # fmt: skip
     finally:
         replica.send_signal(signal.SIGCONT)
-    # It ran on the master, unacknowledged.
+    # It ran on the master, unacknowledged: the game whole, with its event.
     assert [event.seq for event in store.events(game_id)] == [1]
 
 

@@ -1,6 +1,6 @@
 -- Stores an imported record whole into a new game, unless its id is taken: the header, its
--- events and the header's ending in one step (``create`` then ``import`` as one script: one
--- round trip, and never a game created without its events). A script, not MULTI, so that on a
+-- events and the header's ending in one step (one round trip, and never a game created
+-- without its events). A script, not MULTI, so that on a
 -- cluster its reply waits for a replica like an append's.
 -- KEYS[1]  header
 -- KEYS[2]  events
