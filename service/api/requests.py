@@ -249,25 +249,11 @@ def read_json(data: bytes, check_number: Callable[[str], Any] = _as_written) -> 
     return value
 
 
-def within_depth(value: Any) -> Any:
-    """A parsed body, when it nests at most MAX_DEPTH levels deep; else 400."""
-    if nests_deeper_than(value, MAX_DEPTH):
-        raise _too_deep()
-    return value
-
-
-def _too_deep() -> InvalidRequestError:
-    return InvalidRequestError(
-        f"the body nests objects and lists more than {MAX_DEPTH} levels deep",
-        {"body": f"at most {MAX_DEPTH} levels of nesting"},
-    )
-
-
 def _members_within_depth(value: Any) -> tuple[int, bool]:
     """How many members the objects of a parsed body hold in all, and whether it holds a number
     with a fraction or an exponent (orjson reads those, and those alone, as floats); 400 when it
-    nests more than MAX_DEPTH levels deep (as ``within_depth``). Iterative, as
-    ``nests_deeper_than``."""
+    nests more than MAX_DEPTH levels deep. Iterative: the value may be deeper than Python's
+    stack."""
     members, fractions = 0, False
     pending = [(value, 1)]
     while pending:
@@ -277,7 +263,10 @@ def _members_within_depth(value: Any) -> tuple[int, bool]:
             item = list(item.values())
         if isinstance(item, list):
             if depth > MAX_DEPTH:
-                raise _too_deep()
+                raise InvalidRequestError(
+                    f"the body nests objects and lists more than {MAX_DEPTH} levels deep",
+                    {"body": f"at most {MAX_DEPTH} levels of nesting"},
+                )
             pending.extend((child, depth + 1) for child in item)
         elif isinstance(item, float):
             fractions = True
@@ -325,21 +314,6 @@ def _refuse_a_key_given_twice(pairs: list[tuple[str, Any]]) -> None:
 
 def json_body() -> Any:
     return parse_json(body_bytes())
-
-
-def nests_deeper_than(value: Any, limit: int) -> bool:
-    """Whether ``value`` nests lists and objects more than ``limit`` levels deep. Iterative: the
-    value may be deeper than Python's stack."""
-    pending = [(value, 1)]
-    while pending:
-        item, depth = pending.pop()
-        if isinstance(item, dict):
-            item = list(item.values())
-        if isinstance(item, list):
-            if depth > limit:
-                return True
-            pending.extend((child, depth + 1) for child in item)
-    return False
 
 
 def bearer_token_of(header: str) -> str | None:

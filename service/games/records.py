@@ -37,6 +37,7 @@ from service.store.chain import (
     seed_commitment,
 )
 from service.store.damage import DamagedRecordError
+from service.store.events import EventStore
 from service.store.moments import check_record_times
 from service.store.records import GameRecord
 
@@ -114,7 +115,7 @@ class Records:
         in the current record format: a fresh salt commits to the seed, fresh tokens guard it.
         An import's record ``kept`` its salt, commitment, format and creation time instead.
         ``store_as`` stores the new record (None: its id is taken) and gives it back as stored:
-        an import's, with its events; else the record is stored as a new game."""
+        an import's, with its events; by default it is stored as a new game, listed as created."""
         store = self.repository.store
         kept = kept or RecordKept(salt=new_salt())
         header = {
@@ -157,13 +158,9 @@ class Records:
                 seat_token_generations=generations,
                 **header,
             )
-            if store_as is not None:
-                stored = store_as(record)
-                if stored is not None:
-                    return stored, tokens
-            # A new game is listed as it is created.
-            elif store.create(record, listed=not kept.imported):
-                return record, tokens
+            stored = store_as(record) if store_as is not None else _stored_new(store, record)
+            if stored is not None:
+                return stored, tokens
             # The id was taken: its claims go, for the next id to take over.
             store.indexes.release_claims(game_id)
 
@@ -381,3 +378,8 @@ def _kept(document: dict[str, Any], seed: int, now: str) -> RecordKept:
         created_at=document.get("created_at") or now,
         imported=True,
     )
+
+
+def _stored_new(store: EventStore, record: GameRecord) -> GameRecord | None:
+    """``record`` stored and listed as a new game; None if its id is taken."""
+    return record if store.create(record) else None

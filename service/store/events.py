@@ -90,16 +90,14 @@ class EventStore:
         self._rules_version_of = rules_version_of
 
     # Games ----------------------------------------------------------------------------------------
-    def create(self, record: GameRecord, *, listed: bool = True) -> bool:
-        """Store a new game's header and index it (unless not ``listed``: a game indexed later by
-        its caller); False if the id is taken. An import's game is made whole by
-        ``create_imported``."""
+    def create(self, record: GameRecord) -> bool:
+        """Store a new game's header and index it; False if the id is taken. An import's game is
+        made whole by ``create_imported``."""
         if not self.scripts.create(
             header=self.keys.header(record.id), fields=encode_header(record)
         ):
             return False
-        if listed:
-            self.indexes.add(record)
+        self.indexes.add(record)
         return True
 
     def get(self, game_id: str) -> GameRecord | None:
